@@ -18081,13 +18081,13 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
+    var isAlias2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
     var isDocument = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === DOC;
     var isMap2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
-    var isPair = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
+    var isPair2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
     var isScalar2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SCALAR;
     var isSeq = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SEQ;
-    function isCollection(node3) {
+    function isCollection2(node3) {
       if (node3 && typeof node3 === "object")
         switch (node3[NODE_TYPE]) {
           case MAP:
@@ -18107,7 +18107,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node3) => (isScalar2(node3) || isCollection(node3)) && !!node3.anchor;
+    var hasAnchor = (node3) => (isScalar2(node3) || isCollection2(node3)) && !!node3.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -18116,12 +18116,12 @@ var require_identity = __commonJS({
     exports2.SCALAR = SCALAR;
     exports2.SEQ = SEQ;
     exports2.hasAnchor = hasAnchor;
-    exports2.isAlias = isAlias;
-    exports2.isCollection = isCollection;
+    exports2.isAlias = isAlias2;
+    exports2.isCollection = isCollection2;
     exports2.isDocument = isDocument;
     exports2.isMap = isMap2;
     exports2.isNode = isNode;
-    exports2.isPair = isPair;
+    exports2.isPair = isPair2;
     exports2.isScalar = isScalar2;
     exports2.isSeq = isSeq;
   }
@@ -18136,7 +18136,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP2 = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit3(node3, visitor) {
+    function visit4(node3, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node3)) {
         const cd = visit_(null, node3.contents, visitor_, Object.freeze([node3]));
@@ -18145,9 +18145,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node3, visitor_, Object.freeze([]));
     }
-    visit3.BREAK = BREAK;
-    visit3.SKIP = SKIP2;
-    visit3.REMOVE = REMOVE;
+    visit4.BREAK = BREAK;
+    visit4.SKIP = SKIP2;
+    visit4.REMOVE = REMOVE;
     function visit_(key, node3, visitor, path) {
       const ctrl = callVisitor(key, node3, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
@@ -18281,7 +18281,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports2.visit = visit3;
+    exports2.visit = visit4;
     exports2.visitAsync = visitAsync;
   }
 });
@@ -18292,7 +18292,7 @@ var require_directives = __commonJS({
     "use strict";
     init_entry_url();
     var identity = require_identity();
-    var visit3 = require_visit();
+    var visit4 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -18436,7 +18436,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit3.visit(doc.contents, (_key, node3) => {
+          visit4.visit(doc.contents, (_key, node3) => {
             if (identity.isNode(node3) && node3.tag)
               tags[node3.tag] = true;
           });
@@ -18464,7 +18464,7 @@ var require_anchors = __commonJS({
     "use strict";
     init_entry_url();
     var identity = require_identity();
-    var visit3 = require_visit();
+    var visit4 = require_visit();
     function anchorIsValid(anchor2) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
         const sa = JSON.stringify(anchor2);
@@ -18475,7 +18475,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root2) {
       const anchors = /* @__PURE__ */ new Set();
-      visit3.visit(root2, {
+      visit4.visit(root2, {
         Value(_key, node3) {
           if (node3.anchor)
             anchors.add(node3.anchor);
@@ -18659,7 +18659,7 @@ var require_Alias = __commonJS({
     "use strict";
     init_entry_url();
     var anchors = require_anchors();
-    var visit3 = require_visit();
+    var visit4 = require_visit();
     var identity = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
@@ -18685,7 +18685,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit3.visit(doc, {
+          visit4.visit(doc, {
             Node: (_key, node3) => {
               if (identity.isAlias(node3) || identity.hasAnchor(node3))
                 nodes.push(node3);
@@ -23665,15 +23665,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP2 = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit3(cst, visitor) {
+    function visit4(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit3.BREAK = BREAK;
-    visit3.SKIP = SKIP2;
-    visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path) => {
+    visit4.BREAK = BREAK;
+    visit4.SKIP = SKIP2;
+    visit4.REMOVE = REMOVE;
+    visit4.itemAtPath = (cst, path) => {
       let item = cst;
       for (const [field2, index] of path) {
         const tok = item?.[field2];
@@ -23684,8 +23684,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path) => {
-      const parent = visit3.itemAtPath(cst, path.slice(0, -1));
+    visit4.parentCollection = (cst, path) => {
+      const parent = visit4.itemAtPath(cst, path.slice(0, -1));
       const field2 = path[path.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
@@ -23716,7 +23716,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports2.visit = visit3;
+    exports2.visit = visit4;
   }
 });
 
@@ -23732,7 +23732,7 @@ var require_cst = __commonJS({
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
-    var isCollection = (token) => !!token && "items" in token;
+    var isCollection2 = (token) => !!token && "items" in token;
     var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
@@ -23816,7 +23816,7 @@ var require_cst = __commonJS({
     exports2.DOCUMENT = DOCUMENT;
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
-    exports2.isCollection = isCollection;
+    exports2.isCollection = isCollection2;
     exports2.isScalar = isScalar2;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
@@ -25438,7 +25438,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit3 = require_visit();
+    var visit4 = require_visit();
     exports2.Composer = composer.Composer;
     exports2.Document = Document.Document;
     exports2.Schema = Schema.Schema;
@@ -25466,8 +25466,8 @@ var require_dist = __commonJS({
     exports2.parseAllDocuments = publicApi.parseAllDocuments;
     exports2.parseDocument = publicApi.parseDocument;
     exports2.stringify = publicApi.stringify;
-    exports2.visit = visit3.visit;
-    exports2.visitAsync = visit3.visitAsync;
+    exports2.visit = visit4.visit;
+    exports2.visitAsync = visit4.visitAsync;
   }
 });
 
@@ -41655,7 +41655,7 @@ function drop(test, gate, alpha) {
     ...counts
   };
 }
-function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map()) {
+function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map(), lost = []) {
   const reasons = [];
   if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
   if (coverage.share < config2.minCoverage) {
@@ -41671,6 +41671,11 @@ function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ ne
   const outcomes = /* @__PURE__ */ new Map();
   for (const gate of config2.failOn) {
     const test = tests.find((t) => t.gate === gate);
+    const dataLost = lost.find((l) => l.gate === gate);
+    if (dataLost !== void 0) {
+      reasons.push({ kind: "gate-data-lost", ...dataLost });
+      continue;
+    }
     if (test === void 0) {
       warnings.push({ kind: "gate-untestable", gate });
       continue;
@@ -41704,7 +41709,7 @@ function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ ne
     reasons.push({ kind: "floor-broken", floor, reads, value: value2 });
     return { floor, reads, value: value2, outcome: "broken" };
   });
-  const ungated = config2.floors.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
+  const ungated = config2.floors.length === 0 && lost.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
   return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
 }
 
@@ -41823,6 +41828,56 @@ var RESULTS_FORMATS = [
 ];
 function formatDescription(format) {
   return RESULTS_FORMATS.find((entry) => entry.name === format).description;
+}
+
+// src/core/catalog/policy-order.ts
+init_entry_url();
+var higherIsTighter = (base, head) => head === base ? "same" : head > base ? "tighter" : "looser";
+var lowerIsTighter = (base, head) => head === base ? "same" : head < base ? "tighter" : "looser";
+function strictestLast(...values) {
+  return (base, head) => {
+    if (base === head) return "same";
+    const from = values.indexOf(base);
+    const to = values.indexOf(head);
+    if (from < 0 || to < 0) return "changed";
+    return to > from ? "tighter" : "looser";
+  };
+}
+var unordered = (base, head) => canonicalText(base) === canonicalText(head) ? "same" : "changed";
+function byContainment(headHoldsBase, baseHoldsHead) {
+  if (headHoldsBase && baseHoldsHead) return "same";
+  if (headHoldsBase) return "tighter";
+  return baseHoldsHead ? "looser" : "changed";
+}
+var moreIsTighter = (base, head) => byContainment(
+  [...base].every((item) => head.has(item)),
+  [...head].every((item) => base.has(item))
+);
+function floorsHeld(outer, inner) {
+  return outer.every(
+    (floor) => inner.some(
+      (other) => other.metric === floor.metric && other.op === floor.op && (floor.op === ">=" ? other.value >= floor.value : other.value <= floor.value)
+    )
+  );
+}
+var floorsOrder = (base, head) => byContainment(floorsHeld(base, head), floorsHeld(head, base));
+function canonicalText(value2) {
+  return JSON.stringify(canonical(value2)) ?? "undefined";
+}
+function canonical(value2) {
+  if (value2 instanceof Set) return [...value2].map(canonical).sort(byJson);
+  if (value2 instanceof Map) return [...value2].map(([key, item]) => [canonical(key), canonical(item)]).sort(byJson);
+  if (Array.isArray(value2)) return value2.map(canonical);
+  if (typeof value2 === "object" && value2 !== null) {
+    const entries = Object.entries(value2).filter(([, item]) => typeof item !== "function").sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+    return Object.fromEntries(entries.map(([key, item]) => [key, canonical(item)]));
+  }
+  return value2;
+}
+function byJson(a, b) {
+  const x = JSON.stringify(a);
+  const y = JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 // src/core/monitor/log-record.ts
@@ -42110,15 +42165,15 @@ function parseFieldMap(text4) {
   for (const item of splitLines(text4)) {
     const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
     if (!match) throw new SettingError(`"${item}" must be ours=yours, such as question=prompt`);
-    const [, canonical = "", yours = ""] = match;
-    if (!RECORD_FIELDS.includes(canonical)) {
-      const hint = closestName(canonical, RECORD_FIELDS);
-      throw new SettingError(`"${canonical}" is not a field of the results format${hint === void 0 ? "" : `; did you mean "${hint}"?`}`);
+    const [, canonical2 = "", yours = ""] = match;
+    if (!RECORD_FIELDS.includes(canonical2)) {
+      const hint = closestName(canonical2, RECORD_FIELDS);
+      throw new SettingError(`"${canonical2}" is not a field of the results format${hint === void 0 ? "" : `; did you mean "${hint}"?`}`);
     }
-    if (ours.has(canonical)) throw new SettingError(`"${canonical}" is mapped twice`);
-    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical}`);
-    ours.add(canonical);
-    map5.set(yours.trim(), canonical);
+    if (ours.has(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
+    ours.add(canonical2);
+    map5.set(yours.trim(), canonical2);
   }
   return map5;
 }
@@ -42127,16 +42182,16 @@ function parseLogFieldMap(text4) {
   for (const item of splitLines(text4)) {
     const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
     if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
-    const [, canonical = "", yours = ""] = match;
-    if (!LOG_FIELDS.includes(canonical)) {
-      const hint = closestName(canonical, LOG_FIELDS);
+    const [, canonical2 = "", yours = ""] = match;
+    if (!LOG_FIELDS.includes(canonical2)) {
+      const hint = closestName(canonical2, LOG_FIELDS);
       throw new SettingError(
-        `"${canonical}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
+        `"${canonical2}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
       );
     }
-    if ([...map5.values()].includes(canonical)) throw new SettingError(`"${canonical}" is mapped twice`);
-    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical}`);
-    map5.set(yours.trim(), canonical);
+    if ([...map5.values()].includes(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
+    map5.set(yours.trim(), canonical2);
   }
   return map5;
 }
@@ -42158,6 +42213,11 @@ function parseLabel(text4) {
   if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
     throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
   return label2;
+}
+function parseApprovals(text4) {
+  const items = splitList(text4);
+  for (const item of items) if (item !== "policy" && item !== "gold") throw new SettingError(`"${item}" cannot be approved; use policy, gold or both`);
+  return new Set(items);
 }
 function parseTraceUrl(text4) {
   const template = text4.trim();
@@ -42217,7 +42277,8 @@ var SETTINGS = {
     parse: optionalText,
     cli: compareOnly("--base <glob>"),
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   golden: {
     name: "golden",
@@ -42226,7 +42287,8 @@ var SETTINGS = {
     parse: optionalText,
     cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   holdout: {
     name: "holdout",
@@ -42235,7 +42297,8 @@ var SETTINGS = {
     parse: optionalText,
     cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   "holdout-share": {
     name: "holdout-share",
@@ -42279,7 +42342,8 @@ var SETTINGS = {
     parse: oneOf("fail", "exclude"),
     cli: compareOnly("--missing <how>"),
     action: true,
-    config: true
+    config: true,
+    policy: strictestLast("exclude", "fail")
   },
   "min-paired": {
     name: "min-paired",
@@ -42288,7 +42352,8 @@ var SETTINGS = {
     parse: parseCount,
     cli: compareOnly("--min-paired <n>"),
     action: true,
-    config: true
+    config: true,
+    policy: higherIsTighter
   },
   "min-coverage": {
     name: "min-coverage",
@@ -42297,7 +42362,8 @@ var SETTINGS = {
     parse: parseShare,
     cli: compareOnly("--min-coverage <share>"),
     action: true,
-    config: true
+    config: true,
+    policy: higherIsTighter
   },
   "allow-ungated": {
     name: "allow-ungated",
@@ -42306,7 +42372,8 @@ var SETTINGS = {
     parse: parseBoolean,
     cli: compareOnly("--allow-ungated"),
     action: true,
-    config: true
+    config: true,
+    policy: strictestLast(true, false)
   },
   k: {
     name: "k",
@@ -42315,7 +42382,8 @@ var SETTINGS = {
     parse: parseCutoffs,
     cli: scoring("--k <list>"),
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   "relevance-level": {
     name: "relevance-level",
@@ -42324,7 +42392,8 @@ var SETTINGS = {
     parse: parseRelevanceLevel,
     cli: everyCommand("--relevance-level <grade>"),
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   "ndcg-gains": {
     name: "ndcg-gains",
@@ -42333,7 +42402,8 @@ var SETTINGS = {
     parse: parseNdcgGains,
     cli: everyCommand("--ndcg-gains <list>"),
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   "retrieval-ok": {
     name: "retrieval-ok",
@@ -42342,7 +42412,8 @@ var SETTINGS = {
     parse: parseRetrievalOkRule,
     cli: scoring("--retrieval-ok <rule>"),
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   correct: {
     name: "correct",
@@ -42351,7 +42422,8 @@ var SETTINGS = {
     parse: parseCorrectnessRule,
     cli: scoring("--correct <rule>"),
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   format: {
     name: "format",
@@ -42378,7 +42450,8 @@ var SETTINGS = {
     parse: parseContextMatchRule,
     cli: scoring("--context-match <rule>"),
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   alpha: {
     name: "alpha",
@@ -42387,7 +42460,8 @@ var SETTINGS = {
     parse: parseAlpha,
     cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
     action: true,
-    config: true
+    config: true,
+    policy: higherIsTighter
   },
   "fail-on": {
     name: "fail-on",
@@ -42396,7 +42470,8 @@ var SETTINGS = {
     parse: parseFailOn,
     cli: compareOnly("--fail-on <list>"),
     action: true,
-    config: true
+    config: true,
+    policy: moreIsTighter
   },
   "min-effect": {
     name: "min-effect",
@@ -42405,7 +42480,8 @@ var SETTINGS = {
     parse: parseMinEffect,
     cli: compareOnly("--min-effect <drop>"),
     action: true,
-    config: true
+    config: true,
+    policy: lowerIsTighter
   },
   floors: {
     name: "floors",
@@ -42414,7 +42490,8 @@ var SETTINGS = {
     parse: parseFloors,
     cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
     action: true,
-    config: true
+    config: true,
+    policy: floorsOrder
   },
   graded: {
     name: "graded",
@@ -42432,7 +42509,8 @@ var SETTINGS = {
     parse: parsePermutations,
     cli: compareOnly("--permutations <n>"),
     action: true,
-    config: true
+    config: true,
+    policy: higherIsTighter
   },
   "mcnemar-small-sample": {
     name: "mcnemar-small-sample",
@@ -42441,7 +42519,8 @@ var SETTINGS = {
     parse: oneOf("exact", "mid-p"),
     cli: compareOnly("--mcnemar-small-sample <test>"),
     action: true,
-    config: true
+    config: true,
+    policy: strictestLast("exact", "mid-p")
   },
   "extra-tests": {
     name: "extra-tests",
@@ -42459,7 +42538,8 @@ var SETTINGS = {
     parse: splitLines,
     cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   "kappa-floor": {
     name: "kappa-floor",
@@ -42468,7 +42548,8 @@ var SETTINGS = {
     parse: parseKappaFloor,
     cli: compareOnly("--kappa-floor <kappa>"),
     action: true,
-    config: true
+    config: true,
+    policy: higherIsTighter
   },
   "baseline-artifact": {
     name: "baseline-artifact",
@@ -42476,7 +42557,8 @@ var SETTINGS = {
     default: "rag-gate-results",
     parse: nonEmpty("an artifact"),
     action: true,
-    config: true
+    config: true,
+    policy: unordered
   },
   "baseline-max-age-days": {
     name: "baseline-max-age-days",
@@ -42484,7 +42566,8 @@ var SETTINGS = {
     default: "30",
     parse: parsePositiveNumber,
     action: true,
-    config: true
+    config: true,
+    policy: higherIsTighter
   },
   history: {
     name: "history",
@@ -42500,7 +42583,8 @@ var SETTINGS = {
     default: "pass",
     parse: oneOf("pass", "fail"),
     action: true,
-    config: true
+    config: true,
+    policy: strictestLast("pass", "fail")
   },
   "on-baseline-error": {
     name: "on-baseline-error",
@@ -42508,7 +42592,8 @@ var SETTINGS = {
     default: "fail",
     parse: oneOf("fail", "pass"),
     action: true,
-    config: true
+    config: true,
+    policy: strictestLast("pass", "fail")
   },
   "api-timeout-seconds": {
     name: "api-timeout-seconds",
@@ -42549,7 +42634,8 @@ var SETTINGS = {
     default: "gate",
     parse: oneOf("gate", "advisory", "release", "monitor"),
     action: true,
-    config: true
+    config: true,
+    policy: strictestLast("advisory", "gate")
   },
   "pr-number": {
     name: "pr-number",
@@ -42557,6 +42643,32 @@ var SETTINGS = {
     default: "",
     parse: parseOptionalPrNumber,
     action: true,
+    config: false
+  },
+  "approve-label": {
+    name: "approve-label",
+    description: "the label that approves a pull request's changes to its own gate (settings that decide pass or fail, taken from the base branch's config file) when a user with write access applies it after the comment showed those changes",
+    default: "rag-gate: approve",
+    parse: parseLabel,
+    action: true,
+    config: false
+  },
+  "base-config": {
+    name: "base-config",
+    description: "the base branch's config file (e.g. from git show origin/main:rag-gate.yml): the settings that decide pass or fail are taken from it, and this run's own changes to them need --approve policy",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--base-config <file>"),
+    action: false,
+    config: false
+  },
+  approve: {
+    name: "approve",
+    description: "with --base-config, approves this run's changes: policy (the settings, golden set and holdout file that decide pass or fail), gold (the gold of questions whose change moves a gated outcome), or both",
+    default: "",
+    parse: parseApprovals,
+    cli: compareOnly("--approve <what>"),
+    action: false,
     config: false
   },
   judge: {
@@ -43215,17 +43327,26 @@ init_entry_url();
 var REDACTED = "***";
 var MIN_SECRET_LENGTH = 8;
 var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+var GITHUB_TOKEN = /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{36,}/g;
+function percentEncoded(secret) {
+  try {
+    return encodeURIComponent(secret);
+  } catch {
+    return secret;
+  }
+}
 function redactor(secrets) {
   const forms = /* @__PURE__ */ new Set();
   for (const secret of secrets) {
     forms.add(secret);
     forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(percentEncoded(secret));
   }
   const targets = [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
   return (text4) => {
     let redacted = text4;
     for (const target of targets) redacted = redacted.replaceAll(target, REDACTED);
-    return redacted.replace(URL_USERINFO, `$1${REDACTED}@`);
+    return redacted.replace(GITHUB_TOKEN, REDACTED).replace(URL_USERINFO, `$1${REDACTED}@`);
   };
 }
 
@@ -43236,8 +43357,8 @@ var import_promises5 = require("node:fs/promises");
 var import_node_path2 = require("node:path");
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
-  const canonical = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
-  return (0, import_node_crypto2.createHash)("sha256").update(canonical).digest("hex");
+  const canonical2 = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
+  return (0, import_node_crypto2.createHash)("sha256").update(canonical2).digest("hex");
 }
 var JudgeCache = class {
   constructor(dir) {
@@ -43671,15 +43792,15 @@ var UNREACHABLE_FAULTS = {
 };
 function networkCode(error2) {
   const seen = /* @__PURE__ */ new Set();
-  const visit3 = (value2) => {
+  const visit4 = (value2) => {
     if (typeof value2 !== "object" || value2 === null || seen.has(value2)) return void 0;
     seen.add(value2);
     const { code: code3, cause, errors } = value2;
     if (typeof code3 === "string" && (code3 in PERMANENT_FAULTS || code3 in UNREACHABLE_FAULTS)) return code3;
-    const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
+    const nested = visit4(cause) ?? (Array.isArray(errors) ? errors.map(visit4).find((c) => c !== void 0) : void 0);
     return nested ?? (typeof code3 === "string" ? code3 : void 0);
   };
-  return visit3(error2);
+  return visit4(error2);
 }
 function innermostMessage(error2) {
   let inner = error2;
@@ -44467,9 +44588,9 @@ function listOf(cell) {
     throw error2;
   }
 }
-function cellValue(canonical, cell) {
+function cellValue(canonical2, cell) {
   if (cell === "") return void 0;
-  const kind = Object.hasOwn(CELL_KINDS, canonical) ? CELL_KINDS[canonical] : void 0;
+  const kind = Object.hasOwn(CELL_KINDS, canonical2) ? CELL_KINDS[canonical2] : void 0;
   switch (kind) {
     case "text":
     case "id":
@@ -46842,8 +46963,8 @@ function notJsonProblem(file2, line, text4, error2) {
 function canonicalName(key, fields) {
   return fields.get(key) ?? FIELD_ALIASES.get(key) ?? key;
 }
-function spellingIn(raw, fields, canonical) {
-  for (const key in raw) if (raw[key] !== null && canonicalName(key, fields) === canonical) return key;
+function spellingIn(raw, fields, canonical2) {
+  for (const key in raw) if (raw[key] !== null && canonicalName(key, fields) === canonical2) return key;
   return void 0;
 }
 function canonicalize(raw, fields, file2, line, problems, unknown3) {
@@ -46852,17 +46973,17 @@ function canonicalize(raw, fields, file2, line, problems, unknown3) {
   for (const key in raw) {
     const value2 = raw[key];
     if (value2 === null) continue;
-    const canonical = canonicalName(key, fields);
-    if (!KNOWN_FIELDS.has(canonical)) {
+    const canonical2 = canonicalName(key, fields);
+    if (!KNOWN_FIELDS.has(canonical2)) {
       if (isScoreValue(value2)) (scores ??= /* @__PURE__ */ Object.create(null))[key] = value2;
       else unknown3.set(key, (unknown3.get(key) ?? 0) + 1);
       continue;
     }
-    if (Object.hasOwn(record2, canonical)) {
-      problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spellingIn(raw, fields, canonical)}" and "${key}"); keep one` });
+    if (Object.hasOwn(record2, canonical2)) {
+      problems.add({ file: file2, line, field: key, message: `gives "${canonical2}" twice (as "${spellingIn(raw, fields, canonical2)}" and "${key}"); keep one` });
       continue;
     }
-    record2[canonical] = value2;
+    record2[canonical2] = value2;
   }
   if (scores !== void 0) {
     const given = record2.scores;
@@ -46887,7 +47008,7 @@ async function readResults(file2, onRecord, options = {}) {
   let retrievalByText = 0;
   const shape = { format: "jsonl" };
   const notes2 = [];
-  const idKeys = [...fields.has("id") ? [] : ["id"], ...[...fields].flatMap(([key, canonical]) => canonical === "id" ? [key] : [])];
+  const idKeys = [...fields.has("id") ? [] : ["id"], ...[...fields].flatMap(([key, canonical2]) => canonical2 === "id" ? [key] : [])];
   const handle2 = (element) => {
     const { text: text4, line, notUtf8 } = element;
     if (notUtf8) return;
@@ -48911,14 +49032,50 @@ function neededBeyond(needed, paired2) {
   return Number.isFinite(needed) && needed > paired2 ? needed : null;
 }
 var FAILED_WHEN_MISSING = new Set(GATED_TESTS.map((test) => test.column));
-function paired(baseRun, headRun, pairing, name, failedWhenMissing = FAILED_WHEN_MISSING.has(name)) {
+function paired(baseRun, headRun, pairing, name, failedWhenMissing = FAILED_WHEN_MISSING.has(name), failedWhenLost = false) {
   const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
   const head = new Float64Array(base.length).fill(NaN);
   head.set(gather(column(headRun, name), pairing.headRows));
+  const from = failedWhenLost ? 0 : pairing.headRows.length;
   if (failedWhenMissing) {
-    for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i])) head[i] = 0;
+    for (let i = from; i < base.length; i++) if (Number.isNaN(head[i]) && !Number.isNaN(base[i])) head[i] = 0;
   }
   return { base, head };
+}
+function carries(values, from = 0, to = values.length, keep = () => true) {
+  for (let i = from; i < to; i++) if (!Number.isNaN(values[i]) && keep(i)) return true;
+  return false;
+}
+function gateColumns(gate) {
+  if (isScoreGate(gate)) return { columns: [gate], unanswerableOnly: false };
+  const test = gatedTest(gate);
+  return {
+    columns: test.pairs === "retrieval-ok-on-both-sides" ? [test.column, "retrieval_ok"] : [test.column],
+    unanswerableOnly: test.pairs === "unanswerable"
+  };
+}
+function gateData(baseRun, headRun, pairing, config2) {
+  const lost = [];
+  const unmeasured = [];
+  const pairedBase = (name) => gather(column(baseRun, name), pairing.baseRows);
+  const pairedHead = (name) => gather(column(headRun, name), pairing.headRows);
+  const unanswerable = pairedHead("answerable");
+  for (const gate of config2.failOn) {
+    const { columns, unanswerableOnly } = gateColumns(gate);
+    const inScope = (answerable) => (i) => !unanswerableOnly || answerable[i] === 0;
+    const wholeRun = (run) => columns.every((name) => carries(column(run, name), 0, run.size, inScope(column(run, "answerable"))));
+    if (!wholeRun(baseRun) && !wholeRun(headRun)) {
+      if (config2.namedGates.has(gate)) unmeasured.push(gate);
+      continue;
+    }
+    const base = columns.map(pairedBase);
+    let baseQuestions = 0;
+    for (let i = 0; i < pairing.baseRows.length; i++) if (inScope(unanswerable)(i) && base.every((values) => !Number.isNaN(values[i]))) baseQuestions++;
+    if (baseQuestions === 0) continue;
+    const missingInHead = columns.filter((name) => !carries(pairedHead(name), 0, pairing.headRows.length, inScope(unanswerable)));
+    if (missingInHead.length > 0) lost.push({ gate, columns: missingInHead, baseQuestions });
+  }
+  return { lost, unmeasured };
 }
 function concat(a, b) {
   const out = new a.constructor(a.length + b.length);
@@ -49095,24 +49252,27 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const golden = options.golden;
   const pairing = pairQuestions(baseRun, headRun, files, { missing: config2.missing, golden });
   const pairedCount = pairing.headRows.length;
+  const gated = new Set(config2.failOn);
+  const whenLost = (name) => config2.missing === "fail" && carries(gather(column(headRun, name), pairing.headRows)) && carries(gather(column(baseRun, name), pairing.baseRows));
+  const tested = (name, failedWhenMissing = FAILED_WHEN_MISSING.has(name)) => paired(baseRun, headRun, pairing, name, failedWhenMissing, failedWhenMissing && whenLost(name));
   const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
   const correct = paired(baseRun, headRun, pairing, "correct");
+  const retrievalTested = tested("retrieval_ok");
   const answerable = concat(gather(column(headRun, "answerable"), pairing.headRows), gather(column(baseRun, "answerable"), pairing.missingRows));
   const pairFilters = {
     all: void 0,
-    "retrieval-ok-on-both-sides": (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
+    "retrieval-ok-on-both-sides": (i) => retrievalTested.base[i] === 1 && retrievalTested.head[i] === 1,
     unanswerable: (i) => answerable[i] === 0
   };
   const repeated = baseRun.repeats !== void 0 || headRun.repeats !== void 0;
   const outcomeTest = (metric, column2, values, keep) => repeated ? rateTest(metric, values, pairedCounts(baseRun, headRun, pairing, column2), config2, keep) : binaryTest(metric, values, config2, keep);
-  const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, paired(baseRun, headRun, pairing, test.column), pairFilters[test.pairs]));
+  const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, tested(test.column), pairFilters[test.pairs]));
   const scores = /* @__PURE__ */ new Map();
   for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === "number" ? "number" : kind);
   const scoreNames = [...scores.keys()].map(scoreMetric);
   const binaryScores = scoreNames.filter((metric) => scores.get(scoreNameOf(metric)) === "boolean");
   const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
-  const gated = new Set(config2.failOn);
-  const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, paired(baseRun, headRun, pairing, metric, gated.has(metric))));
+  const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, tested(metric, gated.has(metric))));
   const gradedMetrics = [...config2.gradedMetrics, ...gradedScores];
   const graded = gradedTests(
     gradedMetrics,
@@ -49169,17 +49329,40 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     base: decompose(onPaired(retrieval.base), onPaired(correct.base), onPaired(answerable), gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
     head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, "closed_book_correct"), pairing.headRows))
   };
+  const lostOutcomes = lostOutcomesOf(
+    baseRun,
+    headRun,
+    pairing,
+    [...FAILED_WHEN_MISSING, ...binaryScores.filter((metric) => gated.has(metric))],
+    (name, i) => [
+      ...GATED_TESTS.filter((test) => test.column === name && (pairFilters[test.pairs]?.(i) ?? true)).map((test) => test.metric),
+      ...gated.has(name) ? [name] : []
+    ],
+    config2.missing === "fail" ? "failed" : "left-out"
+  );
+  const gatedMetrics = new Set([...config2.failOn].map(gateMetric));
+  const lostGated = lostOutcomes.filter((lost) => lost.tests.some((test) => gatedMetrics.has(test))).length;
   const baseQuestions = baseRun.size - pairing.removed.length;
+  const compared = pairedCount + missing.length - (config2.missing === "fail" ? 0 : lostGated);
   const coverage = {
     paired: pairedCount,
     missing: missing.length,
-    compared: pairedCount + missing.length,
+    lostOutcomes: lostGated,
+    compared,
     baseQuestions,
-    share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions
+    share: baseQuestions === 0 ? 1 : compared / baseQuestions
   };
+  const data = gateData(baseRun, headRun, pairing, config2);
   const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
-  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config2, coverage, blockedMetrics(judges));
+  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(
+    testsBeforeGate,
+    headSummary,
+    config2,
+    coverage,
+    blockedMetrics(judges),
+    data.lost
+  );
   const provenance = { base: provenanceOf(baseRun), head: provenanceOf(headRun) };
   const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
   return {
@@ -49188,6 +49371,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     removed: pairing.removed,
     excluded: pairing.excluded,
     missing,
+    lostOutcomes,
     rescored: options.rescored ?? [],
     labelsChanged: pairing.labelsChanged.map((id2) => ({ id: id2, reason: options.notRescorable?.get(id2) ?? "not-rescored" })),
     holdoutLeftOut: options.holdoutLeftOut ?? [],
@@ -49208,12 +49392,34 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     verdict,
     ...repeated ? { flaky: { base: summarizeRepeats(baseRun) ?? null, head: summarizeRepeats(headRun) ?? null } } : {},
     ungated,
+    unmeasured: data.unmeasured,
     reasons,
     warnings: [...warnings, ...provenanceWarnings(provenance.base, provenance.head)]
   };
 }
 function provenanceWarnings(base, head) {
   return base.refusedByDetector > 0 !== head.refusedByDetector > 0 ? [{ kind: "refusal-source-differs", base: base.refusedByDetector, head: head.refusedByDetector }] : [];
+}
+function lostOutcomesOf(baseRun, headRun, pairing, columns, testsOf, counted) {
+  const byRow = /* @__PURE__ */ new Map();
+  for (const name of columns) {
+    const base = gather(column(baseRun, name), pairing.baseRows);
+    const head = gather(column(headRun, name), pairing.headRows);
+    if (!carries(head)) continue;
+    for (let i = 0; i < head.length; i++) {
+      if (Number.isNaN(base[i]) || !Number.isNaN(head[i])) continue;
+      const tests = testsOf(name, i);
+      if (tests.length === 0) continue;
+      let entry = byRow.get(i);
+      if (entry === void 0) byRow.set(i, entry = { columns: [], tests: /* @__PURE__ */ new Set() });
+      entry.columns.push(name);
+      for (const test of tests) entry.tests.add(test);
+    }
+  }
+  return [...byRow].sort(([a], [b]) => a - b).map(([i, entry]) => {
+    const row = pairing.headRows[i];
+    return { id: headRun.ids[row], question: headRun.questions[row], tags: headRun.tags[row], columns: entry.columns, tests: [...entry.tests], counted };
+  });
 }
 function lostDocuments(baseRun, headRun, pairing, i) {
   const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
@@ -49299,6 +49505,10 @@ function evalConfig(settings, extraMetrics = []) {
     judging: { relevanceLevel: settings["relevance-level"], ndcgGains: settings["ndcg-gains"] }
   };
 }
+function namedGates(failOn) {
+  const isDefault = failOn.size === DEFAULT_FAIL_ON.length && DEFAULT_FAIL_ON.every((gate) => failOn.has(gate));
+  return isDefault ? /* @__PURE__ */ new Set() : failOn;
+}
 function compareConfig(settings, calibrations) {
   const floors = settings.floors;
   return {
@@ -49308,6 +49518,7 @@ function compareConfig(settings, calibrations) {
     minCoverage: settings["min-coverage"],
     alpha: settings.alpha,
     failOn: settings["fail-on"],
+    namedGates: namedGates(settings["fail-on"]),
     minEffect: settings["min-effect"],
     floors,
     permutations: settings.permutations,
@@ -49934,8 +50145,14 @@ function judgeNotes(judges, field2) {
 function warningText(warning, context) {
   return sentenceText(warningWords(warning, context));
 }
+function policyChangeText(change) {
+  const side = (text4) => text4.trim() === "" ? "(none)" : inertText(text4.split("\n").filter(Boolean).join(", "), 80);
+  return `${change.setting} ${side(change.base)} \u2192 ${side(change.head)}, ${change.direction}`;
+}
 function reasonText(reason, context) {
   switch (reason.kind) {
+    case "gate-changed-unapproved":
+      return `this pull request changes its own gate without a maintainer's approval (${reason.changes.map(policyChangeText).join("; ")}); the base branch's values applied`;
     case "regressed":
       return `${isScoreGate(reason.gate) ? gateWords(reason.gate) : reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
     case "floor-broken":
@@ -49945,7 +50162,9 @@ function reasonText(reason, context) {
     case "too-few-paired":
       return `only ${reason.paired} question${reason.paired === 1 ? " is" : "s are"} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
     case "low-coverage":
-      return `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): the rest were relabelled and could not be re-scored, or are missing from head and excluded`;
+      return `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): the rest were relabelled and could not be re-scored, are missing from head and excluded, or lost a gated outcome in head and were left out of its test`;
+    case "gate-data-lost":
+      return gateDataLostText(reason);
   }
 }
 function warningWords(warning, context) {
@@ -49969,20 +50188,47 @@ function warningWords(warning, context) {
     }
   }
 }
-function ungatedText(config2, unknownFields) {
-  const needs = [...config2.failOn].map((gate) => {
-    if (isScoreGate(gate)) return `${gate} (a "${scoreNameOf(gate)}" field or scores.${scoreNameOf(gate)})`;
-    const test = gatedTest(gate);
-    const column2 = QUESTION_COLUMNS.find((c) => c.name === test.column);
-    return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;
-  });
-  const asked = needs.length === 0 ? "no gate is switched on (fail-on is empty) and no floor is set" : `no paired question carries what the gates need: ${needs.join("; ")}`;
+function columnFields(name, gold = true) {
+  if (isScoreMetric(name)) return `a "${scoreNameOf(name)}" field or scores.${scoreNameOf(name)}`;
+  const needs = QUESTION_COLUMNS.find((c) => c.name === name)?.needs ?? [name];
+  return needs.filter((field2) => gold || !GOLD_LABELS.has(field2)).join(" or ");
+}
+var GOLD_LABELS = /* @__PURE__ */ new Set(["relevant_ids", "expected_answer", "answerable"]);
+function gateNeeds(gate) {
+  if (isScoreGate(gate)) return `${gate} (${columnFields(gate)})`;
+  const test = gatedTest(gate);
+  const columns = test.pairs === "retrieval-ok-on-both-sides" ? [test.column, "retrieval_ok"] : [test.column];
+  const where = test.pairs === "unanswerable" ? ", on questions with answerable: false" : "";
+  return `${gate} (${test.metric}, from ${columns.map((name) => columnFields(name)).join(", and ")}${where})`;
+}
+function unknownFieldsText(unknownFields) {
   const unknown3 = [...unknownFields].map(([field2, count2]) => {
     const hint = suggestField(field2);
     return `"${field2}" (${count2} record${count2 === 1 ? "" : "s"}${hint === void 0 ? "" : `; did you mean "${hint}"?`})`;
   });
-  const fields = unknown3.length === 0 ? "" : ` The results carry fields rag-gate does not read: ${unknown3.join(", ")}.`;
-  return `nothing to gate: ${asked}.${fields} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
+  return unknown3.length === 0 ? "" : ` The results carry fields rag-gate does not read: ${unknown3.join(", ")}.`;
+}
+function ungatedText(config2, unknownFields) {
+  const needs = [...config2.failOn].map(gateNeeds);
+  const asked = needs.length === 0 ? "no gate is switched on (fail-on is empty) and no floor is set" : `no paired question carries what the gates need: ${needs.join("; ")}`;
+  return `nothing to gate: ${asked}.${unknownFieldsText(unknownFields)} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
+}
+function unmeasuredText(gates, unknownFields) {
+  return `fail-on names ${gates.join(", ")}, but neither run carries what ${gates.length === 1 ? "it needs" : "they need"}: ${gates.map(gateNeeds).join("; ")}.${unknownFieldsText(unknownFields)} Write those fields in the results (README: "The results file"), or take the gate out of fail-on`;
+}
+function gateDataLostText(lost) {
+  const columns = lost.columns.map((name) => `${name} (from ${columnFields(name, false)})`).join(" and ");
+  return `${isScoreGate(lost.gate) ? gateWords(lost.gate) : lost.gate} cannot be tested: ${plural2(lost.baseQuestions, "paired question")} carry its outcome in base, and no paired head question carries ${columns}: write ${lost.columns.length === 1 ? "it" : "them"} in the head results`;
+}
+function lostOutcomesFix(lost) {
+  const columns = [...new Set(lost.flatMap((l) => l.columns))].map((name) => `${name} (from ${columnFields(name, false)})`);
+  const counted = lost.some((l) => l.counted === "failed") ? "counts as failed in the tests that read it, as a missing question does" : "is left out of the tests that read it (missing: exclude), and its question is not counted as compared";
+  return `A head record without an outcome its base record has ${counted}: write ${columns.join(" and ")} in the head results, or remove the question from the golden set`;
+}
+function lostOutcomeText(lost) {
+  const columns = lost.columns.map((name) => `${name} (from ${columnFields(name, false)})`).join(" and no ");
+  const counted = lost.counted === "failed" ? `counted as failed in ${lost.tests.join(", ")}` : `left out of ${lost.tests.join(", ")}`;
+  return `the head record has no ${columns}, which the base record has, so it is ${counted}: write ${lost.columns.length === 1 ? "it" : "them"}, or remove the question from the golden set`;
 }
 
 // src/sources/parallel.ts
@@ -50067,6 +50313,66 @@ async function readBothRuns(base, head, config2, entry, onProgress) {
   throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
 }
 
+// src/pipeline/gold.ts
+init_entry_url();
+var GATED_COLUMNS = [...new Set(GATED_TESTS.map((test) => test.column))];
+function sameGatedOutcomes(a, rowA, b, rowB) {
+  return GATED_COLUMNS.every((name) => {
+    const x = column(a, name)[rowA];
+    const y = column(b, name)[rowB];
+    return x === y || Number.isNaN(x) && Number.isNaN(y);
+  });
+}
+var only = (run, ids2) => withoutQuestions(run, new Set(run.ids.filter((id2) => !ids2.has(id2)))).outcomes;
+async function settleGold(files, base, head, config2, approve) {
+  const headRowOf = new Map(head.ids.map((id2, row) => [id2, row]));
+  const baseRowOf = /* @__PURE__ */ new Map();
+  const headLabels = /* @__PURE__ */ new Map();
+  const baseLabels = /* @__PURE__ */ new Map();
+  base.ids.forEach((id2, row) => {
+    const headRow = headRowOf.get(id2);
+    if (headRow === void 0 || head.goldKeys[headRow] === base.goldKeys[row]) return;
+    baseRowOf.set(id2, row);
+    headLabels.set(id2, { key: head.goldKeys[headRow], labels: goldLabelsOf(head.goldKeys[headRow]) });
+    baseLabels.set(id2, { key: base.goldKeys[row], labels: goldLabelsOf(base.goldKeys[row]) });
+  });
+  if (headLabels.size === 0) return { base, head, rescored: [], notRescorable: /* @__PURE__ */ new Map(), changes: [] };
+  const [baseUnderHead, headUnderBase] = await Promise.all([
+    rescoreUnderHeadLabels(files.base, headLabels, config2),
+    rescoreUnderHeadLabels(files.head, baseLabels, config2)
+  ]);
+  const rowIn = (run) => new Map(run.ids.map((id2, row) => [id2, row]));
+  const [baseUnderHeadRow, headUnderBaseRow] = [rowIn(baseUnderHead.outcomes), rowIn(headUnderBase.outcomes)];
+  const moves = (id2) => {
+    const [b, h] = [baseUnderHeadRow.get(id2), headUnderBaseRow.get(id2)];
+    return b === void 0 || h === void 0 || !sameGatedOutcomes(base, baseRowOf.get(id2), baseUnderHead.outcomes, b) || !sameGatedOutcomes(head, headRowOf.get(id2), headUnderBase.outcomes, h);
+  };
+  const ids2 = [...headLabels.keys()];
+  const moving = new Set(ids2.filter(moves));
+  const change = (id2, scoredUnder) => ({
+    id: id2,
+    base: baseLabels.get(id2).labels,
+    head: headLabels.get(id2).labels,
+    changesOutcome: moving.has(id2),
+    scoredUnder
+  });
+  const approved = moving.size === 0 || approve === void 0 || await approve(ids2.filter((id2) => moving.has(id2)).map((id2) => change(id2, "base")));
+  const underHead = new Set(approved ? ids2 : ids2.filter((id2) => !moving.has(id2)));
+  const rescoredBase = only(baseUnderHead.outcomes, underHead);
+  const notRescorable = new Map([...baseUnderHead.notRescorable].filter(([id2]) => underHead.has(id2)));
+  if (approved)
+    return { base: withRowsOf(base, rescoredBase), head, rescored: [...rescoredBase.ids], notRescorable, changes: ids2.map((id2) => change(id2, "head")) };
+  const lost = new Set([...moving].filter((id2) => headUnderBase.notRescorable.has(id2)));
+  const underBase = new Set([...moving].filter((id2) => !lost.has(id2)));
+  return {
+    base: withRowsOf(base, rescoredBase),
+    head: withoutQuestions(withRowsOf(head, only(headUnderBase.outcomes, underBase)), lost).outcomes,
+    rescored: [...rescoredBase.ids],
+    notRescorable,
+    changes: ids2.map((id2) => change(id2, underHead.has(id2) ? "head" : lost.has(id2) ? "lost" : "base"))
+  };
+}
+
 // src/pipeline/compare.ts
 function evaluationConfig(settings) {
   return evalConfig(settings);
@@ -50093,18 +50399,17 @@ async function compareFiles(files, config2, options = {}) {
   const baseDevelopment = withoutQuestions(base.outcomes, holdout);
   const headDevelopment = withoutQuestions(head.outcomes, holdout);
   const holdoutLeftOut = [.../* @__PURE__ */ new Set([...headDevelopment.leftOut, ...baseDevelopment.leftOut])];
-  const headOutcomes = headDevelopment.outcomes;
-  const headSummary = summarizeRun(headOutcomes, config2.eval);
-  const relabelled = relabelledQuestions(baseDevelopment.outcomes, headOutcomes);
-  let baseOutcomes = baseDevelopment.outcomes;
-  let rescoring = { rescored: [], notRescorable: /* @__PURE__ */ new Map() };
-  if (relabelled.size > 0) {
-    const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config2.eval);
-    baseOutcomes = withRowsOf(baseDevelopment.outcomes, rescored.outcomes);
-    rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
-  }
+  const gold = await settleGold(files, baseDevelopment.outcomes, headDevelopment.outcomes, config2.eval, options.approveGold);
+  const headSummary = summarizeRun(gold.head, config2.eval);
   const names = { base: files.base.join(", "), head: files.head.join(", ") };
-  const compared = compareRuns(baseOutcomes, headOutcomes, headSummary, config2, names, { golden, ...rescoring, holdoutLeftOut });
+  const settled = compareRuns(gold.base, gold.head, headSummary, config2, names, {
+    golden,
+    rescored: gold.rescored,
+    notRescorable: gold.notRescorable,
+    holdoutLeftOut
+  });
+  const compared = gold.changes.length === 0 ? settled : { ...settled, goldChanges: gold.changes };
+  if (compared.unmeasured.length > 0) throw InputError.single({ file: names.head, message: unmeasuredText(compared.unmeasured, head.unknownFields) });
   if (compared.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
   }
@@ -50115,15 +50420,6 @@ async function compareFiles(files, config2, options = {}) {
   ]);
   const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
-}
-function relabelledQuestions(base, head) {
-  const headKeyOf = new Map(head.ids.map((id2, row) => [id2, head.goldKeys[row]]));
-  const relabelled = /* @__PURE__ */ new Map();
-  base.ids.forEach((id2, row) => {
-    const key = headKeyOf.get(id2);
-    if (key !== void 0 && key !== base.goldKeys[row]) relabelled.set(id2, { key, labels: goldLabelsOf(key) });
-  });
-  return relabelled;
 }
 
 // src/pipeline/files.ts
@@ -50941,13 +51237,304 @@ async function resultFiles(pattern, setting, origin) {
   return files;
 }
 
+// src/core/compare/policy.ts
+init_entry_url();
+var POLICY_SETTINGS = Object.keys(SETTINGS).filter(
+  (name) => SETTINGS[name].policy !== void 0
+);
+function needsApproval(change) {
+  return change.direction !== "tighter";
+}
+function policyChanges(base, head) {
+  const changes = [];
+  for (const setting of POLICY_SETTINGS) {
+    const order = SETTINGS[setting].policy;
+    const direction = order(base.settings[setting], head.settings[setting]);
+    if (direction !== "same") changes.push({ setting, base: base.texts[setting], head: head.texts[setting], direction });
+  }
+  return changes;
+}
+function governingSettings(base, head, changes, approved) {
+  if (approved) return head;
+  const governing = { ...head };
+  for (const change of changes) if (needsApproval(change)) governing[change.setting] = base[change.setting];
+  return governing;
+}
+function changesFingerprint(changes) {
+  const approvable = changes.filter(needsApproval).map(({ setting, base, head }) => [setting, base, head]);
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify(approvable)))).slice(0, 32);
+}
+function withPolicyVerdict(comparison, changes, approved) {
+  const unapproved = approved ? [] : changes.filter(needsApproval);
+  if (unapproved.length === 0) return comparison;
+  return { ...comparison, verdict: "fail", reasons: [{ kind: "gate-changed-unapproved", changes: unapproved }, ...comparison.reasons] };
+}
+var idList = (ids2) => ids2.join(", ");
+function goldenSetChange(base, head) {
+  const dropped = [...base].filter((id2) => !head.has(id2)).sort(byCodeUnits);
+  const added = [...head].filter((id2) => !base.has(id2)).sort(byCodeUnits);
+  if (dropped.length === 0 && added.length === 0) return null;
+  const parts = [
+    `${head.size} questions`,
+    ...dropped.length > 0 ? [`dropped ${idList(dropped)}`] : [],
+    ...added.length > 0 ? [`added ${idList(added)}`] : []
+  ];
+  return { setting: "golden", base: `${base.size} questions`, head: parts.join("; "), direction: dropped.length > 0 ? "looser" : "tighter" };
+}
+function holdoutChange(base, head, drawn) {
+  const baseIds = new Set(base.holdout);
+  const headIds = new Set(head.holdout);
+  const added = head.holdout.filter((id2) => !baseIds.has(id2)).sort(byCodeUnits);
+  const removed = base.holdout.filter((id2) => !headIds.has(id2)).sort(byCodeUnits);
+  const rekeyed = base.seed !== head.seed || base.rotation !== head.rotation;
+  if (added.length === 0 && removed.length === 0 && !rekeyed) return null;
+  const byHand = drawn !== null && (drawn.length !== headIds.size || drawn.some((id2) => !headIds.has(id2)));
+  const parts = [
+    `${head.holdout.length} held out`,
+    ...rekeyed ? [`seed ${head.seed}, rotation ${head.rotation}`] : [],
+    ...byHand ? ["not rag-gate split's draw"] : [],
+    ...added.length > 0 ? [`added ${idList(added)}`] : [],
+    ...removed.length > 0 ? [`removed ${idList(removed)}`] : []
+  ];
+  return { setting: "holdout", base: `${base.holdout.length} held out`, head: parts.join("; "), direction: "changed" };
+}
+
+// src/pipeline/policy.ts
+init_entry_url();
+
+// src/core/holdout/split.ts
+init_entry_url();
+
+// node_modules/@noble/hashes/hmac.js
+init_entry_url();
+var _HMAC = class {
+  oHash;
+  iHash;
+  blockLen;
+  outputLen;
+  canXOF = false;
+  finished = false;
+  destroyed = false;
+  constructor(hash2, key) {
+    ahash(hash2);
+    abytes(key, void 0, "key");
+    this.iHash = hash2.create();
+    if (typeof this.iHash.update !== "function")
+      throw new Error("expected Hash instance");
+    this.blockLen = this.iHash.blockLen;
+    this.outputLen = this.iHash.outputLen;
+    const blockLen = this.blockLen;
+    const pad = new Uint8Array(blockLen);
+    pad.set(key.length > blockLen ? hash2.create().update(key).digest() : key);
+    for (let i = 0; i < pad.length; i++)
+      pad[i] ^= 54;
+    this.iHash.update(pad);
+    this.oHash = hash2.create();
+    for (let i = 0; i < pad.length; i++)
+      pad[i] ^= 54 ^ 92;
+    this.oHash.update(pad);
+    clean(pad);
+  }
+  update(buf) {
+    aexists(this);
+    this.iHash.update(buf);
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const buf = out.subarray(0, this.outputLen);
+    this.iHash.digestInto(buf);
+    this.oHash.update(buf);
+    this.oHash.digestInto(buf);
+    this.destroy();
+  }
+  digest() {
+    const out = new Uint8Array(this.oHash.outputLen);
+    this.digestInto(out);
+    return out;
+  }
+  _cloneInto(to) {
+    to ||= Object.create(Object.getPrototypeOf(this), {});
+    const { oHash, iHash, finished, destroyed, blockLen, outputLen, canXOF } = this;
+    to = to;
+    to.finished = finished;
+    to.destroyed = destroyed;
+    to.blockLen = blockLen;
+    to.outputLen = outputLen;
+    to.canXOF = canXOF;
+    to.oHash = oHash._cloneInto(to.oHash);
+    to.iHash = iHash._cloneInto(to.iHash);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+  destroy() {
+    this.destroyed = true;
+    this.oHash.destroy();
+    this.iHash.destroy();
+  }
+};
+var hmac = /* @__PURE__ */ (() => {
+  const hmac_ = ((hash2, key, message) => new _HMAC(hash2, key).update(message).digest());
+  hmac_.create = (hash2, key) => new _HMAC(hash2, key);
+  return hmac_;
+})();
+
+// src/core/holdout/split.ts
+function holdoutHash(key, id2) {
+  const digest2 = hmac(sha256, utf8ToBytes(`${key.seed}\0${key.rotation}`), utf8ToBytes(id2));
+  let value2 = 0;
+  for (let i = 0; i < 6; i++) value2 = value2 * 256 + digest2[i];
+  return value2 / 2 ** 48;
+}
+function strataOf(question) {
+  const tags = [...new Set(question.tags)];
+  return [void 0, ...tags.length === 0 ? [null] : tags];
+}
+function drawSplit(questions2, key, previous) {
+  const side = /* @__PURE__ */ new Map();
+  for (const id2 of previous?.holdout ?? []) side.set(id2, "holdout");
+  for (const id2 of previous?.development ?? []) side.set(id2, "development");
+  const counts = /* @__PURE__ */ new Map();
+  const count2 = (question, held) => {
+    for (const stratum of strataOf(question)) {
+      const c = counts.get(stratum) ?? { n: 0, held: 0 };
+      c.n++;
+      if (held) c.held++;
+      counts.set(stratum, c);
+    }
+  };
+  const fresh = [];
+  for (const question of questions2) {
+    const known = side.get(question.id);
+    if (known === void 0) fresh.push({ question, hash: holdoutHash(key, question.id) });
+    else count2(question, known === "holdout");
+  }
+  fresh.sort((a, b) => a.hash - b.hash || (a.question.id < b.question.id ? -1 : a.question.id > b.question.id ? 1 : 0));
+  for (const { question } of fresh) {
+    let shortfall = 0;
+    for (const stratum of strataOf(question)) {
+      const c = counts.get(stratum) ?? { n: 0, held: 0 };
+      shortfall += key.share * (c.n + 1) - c.held - 0.5;
+    }
+    const held = shortfall > 0;
+    side.set(question.id, held ? "holdout" : "development");
+    count2(question, held);
+  }
+  const holdout = [];
+  const development = [];
+  for (const question of questions2) (side.get(question.id) === "holdout" ? holdout : development).push(question.id);
+  return { seed: key.seed, rotation: key.rotation, share: key.share, holdout, development };
+}
+function stratumSize(questions2, holdout) {
+  return { questions: questions2, holdout, development: questions2 - holdout, share: questions2 === 0 ? 0 : holdout / questions2 };
+}
+function splitSizes(questions2, holdout) {
+  const tally = /* @__PURE__ */ new Map();
+  let held = 0;
+  for (const question of questions2) {
+    const inHoldout = holdout.has(question.id);
+    if (inHoldout) held++;
+    const tags = [...new Set(question.tags)];
+    for (const tag of tags.length === 0 ? [null] : tags) {
+      const c = tally.get(tag) ?? { n: 0, held: 0 };
+      c.n++;
+      if (inHoldout) c.held++;
+      tally.set(tag, c);
+    }
+  }
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, c] of [...tally].sort(([a], [b]) => (a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0)) {
+    if (tag !== null) byTag[tag] = stratumSize(c.n, c.held);
+  }
+  const untagged = tally.get(null);
+  return { overall: stratumSize(questions2.length, held), byTag, untagged: untagged === void 0 ? null : stratumSize(untagged.n, untagged.held) };
+}
+function holdoutFingerprint(split) {
+  const ids2 = [...split.holdout].sort(byCodeUnits);
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
+}
+
 // src/pipeline/settings.ts
 init_entry_url();
 
 // src/sources/config-file.ts
 init_entry_url();
 var import_promises12 = require("node:fs/promises");
+var import_yaml2 = __toESM(require_dist(), 1);
+
+// src/sources/yaml-bounds.ts
+init_entry_url();
 var import_yaml = __toESM(require_dist(), 1);
+var MAX_YAML_BYTES = 1024 * 1024;
+var MAX_YAML_DEPTH = 32;
+var MAX_YAML_NODES = 1e4;
+function lineOverSize(bytes) {
+  if (bytes.length <= MAX_YAML_BYTES) return null;
+  let line = 1;
+  for (let i = 0; i < MAX_YAML_BYTES; i++) if (bytes[i] === 10) line++;
+  return line;
+}
+var OVER_SIZE_MESSAGE = `is over 1 MiB (${MAX_YAML_BYTES.toLocaleString("en-US")} bytes), the most a config file may hold (a real one holds a few kB); it passes that on this line`;
+function children(node3) {
+  if (!(0, import_yaml.isCollection)(node3)) return [];
+  const items = [];
+  for (const item of node3.items) {
+    if ((0, import_yaml.isPair)(item)) {
+      if (item.key !== null && typeof item.key === "object") items.push(item.key);
+      if (item.value !== null && typeof item.value === "object") items.push(item.value);
+    } else items.push(item);
+  }
+  return items;
+}
+function yamlBoundProblem(document2, lineOf) {
+  const root2 = document2.contents;
+  if (root2 === null) return null;
+  const anchors = /* @__PURE__ */ new Map();
+  const extents = /* @__PURE__ */ new Map();
+  const stack = [{ node: root2, depth: 1, entered: false }];
+  let seen = 0;
+  const problem = (node3, message) => ({ line: lineOf(node3), message });
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const { node: node3, depth } = top;
+    if (!top.entered) {
+      top.entered = true;
+      if (depth > MAX_YAML_DEPTH) return problem(node3, `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
+      if (++seen > MAX_YAML_NODES) return problem(node3, `holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values; a config file needs a few dozen`);
+      if ((0, import_yaml.isAlias)(node3)) continue;
+      if (node3.anchor !== void 0) anchors.set(node3.anchor, node3);
+      for (const child of children(node3).reverse()) stack.push({ node: child, depth: depth + 1, entered: false });
+      continue;
+    }
+    stack.pop();
+    let extent;
+    if ((0, import_yaml.isAlias)(node3)) {
+      const target = anchors.get(node3.source);
+      if (target === void 0) return problem(node3, `the alias *${node3.source} has no anchor &${node3.source} before it`);
+      const expanded = extents.get(target);
+      if (expanded === void 0) return problem(node3, `the alias *${node3.source} is inside the node it names, which would never end`);
+      extent = expanded;
+    } else {
+      const inner = children(node3).map((child) => extents.get(child));
+      extent = { depth: 1 + Math.max(0, ...inner.map((e) => e.depth)), nodes: 1 + inner.reduce((sum, e) => sum + e.nodes, 0) };
+    }
+    if (depth - 1 + extent.depth > MAX_YAML_DEPTH)
+      return problem(node3, `with its aliases expanded, nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
+    if (extent.nodes > MAX_YAML_NODES)
+      return problem(
+        node3,
+        `with its aliases expanded, holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values (an alias bomb?); a config file needs a few dozen`
+      );
+    extents.set(node3, extent);
+  }
+  return null;
+}
+
+// src/sources/config-file.ts
 var GATES_KEY = "gates";
 var FILE_KEYS = new Map(
   Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
@@ -50965,29 +51552,41 @@ var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_ex
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = await (0, import_promises12.readFile)(file2);
+    bytes = options.content ?? await (0, import_promises12.readFile)(file2);
   } catch (error2) {
     if (!options.required && error2.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error2);
   }
+  const overSize = lineOverSize(bytes);
+  if (overSize !== null) throw InputError.single({ file: file2, line: overSize, message: OVER_SIZE_MESSAGE });
   const text4 = utf8Text(file2, bytes);
-  const lines = new import_yaml.LineCounter();
-  const document2 = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const lines = new import_yaml2.LineCounter();
+  const document2 = (0, import_yaml2.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
   const keyLine = (path) => {
     const parent = path.length === 1 ? document2.contents : document2.getIn(path.slice(0, -1), true);
-    const pair2 = (0, import_yaml.isMap)(parent) ? parent.items.find((item) => (0, import_yaml.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
-    return pair2 !== void 0 && (0, import_yaml.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document2.getIn(path, true));
+    const pair2 = (0, import_yaml2.isMap)(parent) ? parent.items.find((item) => (0, import_yaml2.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
+    return pair2 !== void 0 && (0, import_yaml2.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document2.getIn(path, true));
   };
   if (document2.errors.length > 0) {
     const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    throw new InputError(document2.errors.map((error2) => ({ file: file2, line: error2.linePos?.[0].line, message: `not valid YAML: ${firstLine(error2.message)}` })));
+    const words = (error2) => error2.code === "RESOURCE_EXHAUSTION" ? `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5` : `not valid YAML: ${firstLine(error2.message)}`;
+    throw new InputError(document2.errors.map((error2) => ({ file: file2, line: error2.linePos?.[0].line, message: words(error2) })));
   }
   const problems = [];
   const root2 = document2.contents;
-  if (root2 === null || (0, import_yaml.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
-  if (!(0, import_yaml.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-  const data = document2.toJS();
+  if (root2 === null || (0, import_yaml2.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+  if (!(0, import_yaml2.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+  const bound = yamlBoundProblem(document2, (node3) => lineOf(node3));
+  if (bound !== null) throw InputError.single({ file: file2, ...bound });
+  let data;
+  try {
+    data = document2.toJS({ maxAliasCount: 100 });
+  } catch (error2) {
+    let alias;
+    (0, import_yaml2.visit)(document2, { Alias: (_, node3) => void (alias ??= node3) });
+    throw InputError.single({ file: file2, line: alias === void 0 ? void 0 : lineOf(alias), message: `not valid YAML: ${error2.message}` });
+  }
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {
     for (const issue2 of parsed.error.issues) {
@@ -51036,21 +51635,37 @@ async function readConfigFile(file2, options) {
   if (problems.length > 0) throw new InputError(problems);
   return { top: topLayer, section: sectionLayer };
 }
+async function baseConfigFile(file2) {
+  try {
+    return { name: file2, content: await (0, import_promises12.readFile)(file2) };
+  } catch (error2) {
+    throw readFailure(file2, error2);
+  }
+}
 
 // src/pipeline/settings.ts
 async function loadSettings(given) {
-  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
+  const tag = commentTag(given);
   const configText = given.get("config")?.text ?? SETTINGS.config.default;
-  let tag;
+  return resolveOver(given, await readConfigFile(configText.trim(), { required: given.has("config"), tag }));
+}
+async function loadBaseSettings(given, file2) {
+  const tag = commentTag(given);
+  const layers = file2.content === null ? { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() } : await readConfigFile(file2.name, { required: true, tag, content: file2.content });
+  return resolveOver(given, layers);
+}
+function commentTag(given) {
+  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
   try {
-    tag = SETTINGS["comment-tag"].parse(tagText);
+    return SETTINGS["comment-tag"].parse(tagText);
   } catch (error2) {
     if (!(error2 instanceof SettingError)) throw error2;
     throw new SettingError(
       describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error2.message })
     );
   }
-  const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
+}
+function resolveOver(given, file2) {
   const layers = [given, file2.section, file2.top];
   const { settings, origins } = resolveSettings(layers, describeProblem);
   const texts2 = {};
@@ -51060,162 +51675,47 @@ async function loadSettings(given) {
   return { settings, origins, texts: texts2 };
 }
 
-// src/render/compare-json.ts
-init_entry_url();
-
-// src/render/eval-json.ts
-init_entry_url();
-
-// src/render/scoring-words.ts
-init_entry_url();
-function correctnessWords(rule) {
-  switch (rule.kind) {
-    case "contains":
-      return "expected answer contained in the answer";
-    case "exact":
-      return "answer equal to the expected answer";
-    case "f1":
-      return `token F1 with the expected answer at least ${rule.threshold}`;
+// src/pipeline/policy.ts
+async function holdToBase(given, head, baseFile, baseFiles = {}) {
+  const base = await loadBaseSettings(given, baseFile);
+  const changes = [...policyChanges(base, head), ...await fileChanges(head.settings, baseFiles)];
+  return { base, changes, fingerprint: changes.some(needsApproval) ? changesFingerprint(changes) : null, baseFiles };
+}
+async function fileChanges(head, baseFiles) {
+  const changes = [];
+  if (head.golden !== void 0 && baseFiles.golden !== void 0) {
+    const headIds = await readGoldenIds(head.golden);
+    const change = baseFiles.golden === null ? { setting: "golden", base: "(no file)", head: `${headIds.size} questions`, direction: "changed" } : goldenSetChange(await readGoldenIds(baseFiles.golden), headIds);
+    if (change !== null) changes.push(change);
   }
-}
-var REFUSAL_DETECTOR_WORDS = `the text refusal detector (an empty answer, or a refusal phrase such as "I don't know" from the start of a word in its first ${REFUSAL_PREFIX_CHARS} characters)`;
-function contextMatchWords(rule) {
-  return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
-}
-function scoringLines(provenance, questions2, rules) {
-  const lines = [];
-  const foreign = provenance.formats.filter((format) => format !== "jsonl" && format !== "json-array");
-  if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join("; and as ")}`);
-  if (provenance.correctByRule > 0) {
-    lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural2(provenance.correctByRule, "question")} without a correct field)`);
-  }
-  if (provenance.refusedByDetector > 0) {
-    lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural2(provenance.refusedByDetector, "question")} without a refused field)`);
-  }
-  if (provenance.idsFromQuestion > 0) {
-    const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
-    lines.push(`ids derived from question text for ${of}`);
-  }
-  if (provenance.retrievalByText > 0) {
-    lines.push(`retrieval matched by text for ${plural2(provenance.retrievalByText, "question")}: ${contextMatchWords(rules.contextMatch)}`);
-  }
-  const scores = Object.keys(provenance.scores);
-  if (scores.length > 0) lines.push(`scores from the results, ${SCORE_NOT_CALIBRATED}: ${scores.join(", ")}`);
-  return lines;
-}
-function comparisonScoringLines(comparison, rules) {
-  const { base, head } = comparison.provenance;
-  const scores = { ...base.scores, ...head.scores };
-  const most = (key) => Math.max(base[key], head[key]);
-  const provenance = {
-    idsFromQuestion: most("idsFromQuestion"),
-    retrievalByText: most("retrievalByText"),
-    correctByRule: most("correctByRule"),
-    refusedByDetector: most("refusedByDetector"),
-    formats: [.../* @__PURE__ */ new Set([...base.formats, ...head.formats])],
-    scores
-  };
-  return scoringLines(provenance, void 0, rules);
-}
-
-// src/render/repeats-words.ts
-init_entry_url();
-var LISTED_FLAKY = 20;
-var PASS_K_DEFINITION = "pass@k: the chance that at least one of k runs of a question passes; pass^k: that all k pass (unbiased estimates from each question\u2019s c passes in n runs, averaged over questions; k is the fewest runs of any question)";
-function runsPerQuestionText(runsPerQuestion) {
-  return Object.entries(runsPerQuestion).sort(([a], [b]) => Number(b) - Number(a)).map(([runs, questions2]) => `${runs} run${runs === "1" ? "" : "s"} \xD7 ${questions2} question${questions2 === 1 ? "" : "s"}`).join(", ");
-}
-function passCountsText(outcomes) {
-  return Object.entries(outcomes).map(([metric, { passes, runs }]) => `${metric} ${passes}/${runs}`).join(", ");
-}
-function repeatsText(repeats) {
-  const lines = [`Repeated runs: ${repeats.records} records of ${repeats.questions} questions (${runsPerQuestionText(repeats.runsPerQuestion)})`];
-  if (repeats.outcomes.length > 0) {
-    lines.push(
-      textTable([
-        ["outcome", "flaky", "flaky rate", "k", "pass@k", "pass^k"],
-        ...repeats.outcomes.map((o) => [o.metric, `${o.flaky}/${o.repeated}`, fixed3(o.flakyRate), String(o.k), fixed3(o.passAtK), fixed3(o.passHatK)])
-      ]),
-      `  A question is flaky when its outcome differs across its runs. ${PASS_K_DEFINITION}.`
-    );
-  }
-  const flaky = repeats.flakyQuestions;
-  if (flaky.length > 0) {
-    const rows = flaky.slice(0, LISTED_FLAKY).map((q) => [q.id, passCountsText(q.outcomes), q.question.replace(/\s+/g, " ").slice(0, 80)]);
-    const more = flaky.length > LISTED_FLAKY ? `
-  \u2026 and ${flaky.length - LISTED_FLAKY} more (all in --json)` : "";
-    lines.push(`Flaky questions (passes/runs)
-${textTable([["id", "passes", "question"], ...rows])}${more}`);
-  }
-  return lines.join("\n");
-}
-function rateMovementWords(rates) {
-  if (rates.noise === null) return `${rates.broken} broken, ${rates.fixed} fixed (questions whose pass rate fell or rose)`;
-  const { noise } = rates;
-  return `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected (questions whose pass rate fell or rose; noise: each question's runs dealt at random between base and head, over the ${noise.questions} question${noise.questions === 1 ? "" : "s"} base ran at least twice)`;
-}
-function correctRunsWords(runs) {
-  return `correct in ${runs.head.passes}/${runs.head.runs} head runs vs ${runs.base.passes}/${runs.base.runs} base runs`;
-}
-var RATE_TEST_NAME = "sign-flip randomization on pass rates";
-function flakyRateWords(repeats) {
-  const rates = repeats.outcomes.filter((o) => o.repeated > 0).map((o) => `${o.flaky} of ${o.repeated} on ${o.metric} (${fixed3(o.flakyRate)})`);
-  return rates.length === 0 ? "no question ran twice" : `flaky questions: ${rates.join(", ")}`;
-}
-
-// src/render/eval-json.ts
-function evalJson(summary, config2) {
-  const metrics = {};
-  for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
-  return {
-    questions: summary.questions,
-    metrics,
-    details: summary.metrics,
-    excluded: summary.excluded,
-    decomposition: summary.decomposition,
-    judgeAgreement: summary.judgeAgreement,
-    byTag: summary.byTag,
-    provenance: summary.provenance,
-    scoring: scoringLines(summary.provenance, summary.questions, config2),
-    warnings: summary.warnings,
-    ...summary.repeats === void 0 ? {} : { repeats: { ...summary.repeats, definitions: { passAtK: PASS_K_DEFINITION } } },
-    config: {
-      retrievalOk: config2.retrievalOk.name,
-      correct: formatCorrectnessRule(config2.correctness),
-      contextMatch: formatContextMatchRule(config2.contextMatch)
+  if (head.holdout !== void 0 && baseFiles.holdout !== void 0) {
+    const split = await readHoldoutFile(head.holdout);
+    if (baseFiles.holdout === null) {
+      changes.push({ setting: "holdout", base: "(no file)", head: `${split.holdout.length} held out`, direction: "changed" });
+    } else {
+      const baseSplit = await readHoldoutFile(baseFiles.holdout);
+      const sameKey = baseSplit.seed === split.seed && baseSplit.rotation === split.rotation;
+      const drawn = head.golden === void 0 ? null : drawSplit(await readGoldenQuestions(head.golden), split, sameKey ? baseSplit : void 0).holdout;
+      const change = holdoutChange(baseSplit, split, drawn);
+      if (change !== null) changes.push(change);
     }
-  };
+  }
+  return changes;
+}
+function settingsUnder(held, head, approved) {
+  const governing = { ...governingSettings(held.base.settings, head, held.changes, approved) };
+  if (!approved) {
+    for (const change of held.changes)
+      if (needsApproval(change) && (change.setting === "golden" || change.setting === "holdout")) {
+        const file2 = held.baseFiles[change.setting];
+        if (file2 !== void 0) governing[change.setting] = file2 ?? void 0;
+      }
+  }
+  return governing;
 }
 
-// src/render/history.ts
+// src/render/gate-changes.ts
 init_entry_url();
-
-// src/core/history/history.ts
-init_entry_url();
-var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
-function series(history, metric, last) {
-  return history.runs.flatMap((run) => run.metrics[metric] === void 0 ? [] : [{ commit: run.commit, value: run.metrics[metric].value }]).slice(-last);
-}
-function linearTrend(values) {
-  const n = values.length;
-  if (n < 3) return null;
-  const meanX = (n - 1) / 2;
-  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
-  let sxx = 0;
-  let sxy = 0;
-  values.forEach((y, x) => {
-    sxx += (x - meanX) ** 2;
-    sxy += (x - meanX) * (y - meanY);
-  });
-  const slope = sxy / sxx;
-  let residuals = 0;
-  values.forEach((y, x) => residuals += (y - (meanY + slope * (x - meanX))) ** 2);
-  const se = Math.sqrt(residuals / (n - 2) / sxx);
-  const half = (0, import_stats_base_dists_t_quantile2.default)(0.975, n - 2) * se;
-  const ci = [slope - half, slope + half];
-  const flat = Math.abs(slope) < 1e-12;
-  return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
-}
 
 // src/render/mdast.ts
 init_entry_url();
@@ -51430,12 +51930,12 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
           typeof value2.name === "string" ? value2.name : void 0
         )
       );
-      Object.defineProperty(visit3, "name", {
+      Object.defineProperty(visit4, "name", {
         value: "node (" + color(node3.type + (name ? "<" + name + ">" : "")) + ")"
       });
     }
-    return visit3;
-    function visit3() {
+    return visit4;
+    function visit4() {
       const matches = !check3 || is2(node3, index, parents[parents.length - 1] || void 0);
       let result = empty2;
       if (enter && matches) {
@@ -52509,21 +53009,21 @@ function attentionSequences(type, markers, sizes) {
 }
 function phrasing2(parent, state, info) {
   const indexStack = state.indexStack;
-  const children = parent.children || [];
+  const children2 = parent.children || [];
   const results = [];
   let index = -1;
   let before = info.before;
   indexStack.push(-1);
   let tracker = state.createTracker(info);
-  while (++index < children.length) {
-    const child = children[index];
+  while (++index < children2.length) {
+    const child = children2[index];
     let after;
     indexStack[indexStack.length - 1] = index;
-    if (index + 1 < children.length) {
-      let handle3 = state.handle.handlers[children[index + 1].type];
+    if (index + 1 < children2.length) {
+      let handle3 = state.handle.handlers[children2[index + 1].type];
       if (handle3 && handle3.peek) handle3 = handle3.peek;
       after = handle3 ? firstCharacter(
-        handle3(children[index + 1], parent, state, {
+        handle3(children2[index + 1], parent, state, {
           before: "",
           after: "",
           ...tracker.current()
@@ -52573,17 +53073,17 @@ function attentionItem(node3, attention3, state, tracker) {
   const exit = state.enter(construct);
   const inside = state.createTracker(tracker.current());
   inside.move(sequence);
-  const children = phrasing2(node3, state, {
+  const children2 = phrasing2(node3, state, {
     ...inside.current(),
     before: sequence,
     after: sequence
   });
   exit();
-  if (children.length === 0) return;
+  if (children2.length === 0) return;
   tracker.move(sequence);
-  tracker.move(serialize2(children, sequence, sequence));
+  tracker.move(serialize2(children2, sequence, sequence));
   tracker.move(sequence);
-  return { children, sequences };
+  return { children: children2, sequences };
 }
 function fix(items, chosen, before, after) {
   let tokens = render(items, chosen, before, after);
@@ -52714,7 +53214,7 @@ init_entry_url();
 
 // node_modules/unist-util-visit/lib/index.js
 init_entry_url();
-function visit2(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, maybeReverse) {
+function visit3(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, maybeReverse) {
   let check3;
   let visitors;
   let reverse;
@@ -52792,7 +53292,7 @@ function node2(value2) {
 // node_modules/mdast-util-to-markdown/lib/util/format-heading-as-setext.js
 function formatHeadingAsSetext(node3, state) {
   let literalWithBreak = false;
-  visit2(node3, function(node4) {
+  visit3(node3, function(node4) {
     if ("value" in node4 && /\r?\n|\r/.test(node4.value) || node4.type === "break") {
       literalWithBreak = true;
       return EXIT2;
@@ -55805,13 +56305,13 @@ function compilePattern(pattern) {
 init_entry_url();
 function containerFlow(parent, state, info) {
   const indexStack = state.indexStack;
-  const children = parent.children || [];
+  const children2 = parent.children || [];
   const tracker = state.createTracker(info);
   const results = [];
   let index = -1;
   indexStack.push(-1);
-  while (++index < children.length) {
-    const child = children[index];
+  while (++index < children2.length) {
+    const child = children2[index];
     indexStack[indexStack.length - 1] = index;
     results.push(
       tracker.move(
@@ -55825,9 +56325,9 @@ function containerFlow(parent, state, info) {
     if (child.type !== "list") {
       state.bulletLastUsed = void 0;
     }
-    if (index < children.length - 1) {
+    if (index < children2.length - 1) {
       results.push(
-        tracker.move(between(child, children[index + 1], parent, state))
+        tracker.move(between(child, children2[index + 1], parent, state))
       );
     }
   }
@@ -56169,23 +56669,23 @@ function gfmTableToMarkdown(options) {
     });
   }
   function handleTableAsData(node3, state, info) {
-    const { children } = node3;
+    const { children: children2 } = node3;
     let index = -1;
     const result = [];
     const subexit = state.enter("table");
-    while (++index < children.length) {
-      result[index] = handleTableRowAsData(children[index], state, info);
+    while (++index < children2.length) {
+      result[index] = handleTableRowAsData(children2[index], state, info);
     }
     subexit();
     return result;
   }
   function handleTableRowAsData(node3, state, info) {
-    const { children } = node3;
+    const { children: children2 } = node3;
     let index = -1;
     const result = [];
     const subexit = state.enter("tableRow");
-    while (++index < children.length) {
-      result[index] = handleTableCell(children[index], node3, state, info);
+    while (++index < children2.length) {
+      result[index] = handleTableCell(children2[index], node3, state, info);
     }
     subexit();
     return result;
@@ -56217,7 +56717,7 @@ function joinTable(left, right, parent, state) {
 }
 function formatHeadingAsSetext2(node3, state) {
   let literalWithBreak = false;
-  visit2(node3, function(node4) {
+  visit3(node3, function(node4) {
     if (node4.type === "break" || "value" in node4 && /\r?\n|\r/.test(node4.value)) {
       literalWithBreak = true;
       return EXIT2;
@@ -56322,12 +56822,12 @@ function plainAttention(node3, attention3, state) {
 }
 function cellText(cell, state) {
   const handlers = handlersOf(state);
-  const children = cell.children;
+  const children2 = cell.children;
   let out = "";
   let before = AROUND;
   let afterAttention = false;
-  for (let index = 0; index < children.length; index++) {
-    const child = children[index];
+  for (let index = 0; index < children2.length; index++) {
+    const child = children2[index];
     if (child.type === "html" && (before === "\r" || before === "\n")) return void 0;
     const attention3 = handlers[child.type]?.attention;
     if (attention3 !== void 0) {
@@ -56339,7 +56839,7 @@ function cellText(cell, state) {
       afterAttention = true;
       continue;
     }
-    const after = index + 1 < children.length ? peekFirst(children[index + 1], cell, state) : AROUND;
+    const after = index + 1 < children2.length ? peekFirst(children2[index + 1], cell, state) : AROUND;
     const info = { ...AT, before, after };
     const value2 = state.handle(child, cell, state, info);
     if (!value2) continue;
@@ -56374,9 +56874,9 @@ function plainRowLine(row, state) {
 
 // src/render/mdast.ts
 var text3 = (value2) => ({ type: "text", value: value2 });
-var strong2 = (...children) => ({ type: "strong", children });
+var strong2 = (...children2) => ({ type: "strong", children: children2 });
 var emphasis2 = (value2) => ({ type: "emphasis", children: [text3(value2)] });
-var paragraph2 = (...children) => ({ type: "paragraph", children });
+var paragraph2 = (...children2) => ({ type: "paragraph", children: children2 });
 var heading2 = (depth, value2) => ({ type: "heading", depth, children: [text3(value2)] });
 var html2 = (value2) => ({ type: "html", value: value2 });
 function inert(value2, max) {
@@ -56411,8 +56911,8 @@ function inertProse(value2, max) {
 }
 var link2 = (url2, words) => ({ type: "link", url: url2, children: [text3(words)] });
 var lineBreak = () => html2("<br>");
-function inlineDetails(summary, children) {
-  return [html2(`<details><summary>${escapeHtml(summary)}</summary>`), ...children, html2("</details>")];
+function inlineDetails(summary, children2) {
+  return [html2(`<details><summary>${escapeHtml(summary)}</summary>`), ...children2, html2("</details>")];
 }
 function sentencePhrasing(sentence) {
   return sentence.flatMap((piece) => typeof piece === "string" ? prose(piece) : [inert(piece.untrusted, piece.max)]);
@@ -56442,8 +56942,8 @@ function annotated(value2) {
   return out;
 }
 function tableCell(content) {
-  const children = typeof content === "string" ? prose(content) : Array.isArray(content) ? content : [content];
-  return { type: "tableCell", children };
+  const children2 = typeof content === "string" ? prose(content) : Array.isArray(content) ? content : [content];
+  return { type: "tableCell", children: children2 };
 }
 var rowNodes = /* @__PURE__ */ new WeakMap();
 function tableRow(cells) {
@@ -56466,8 +56966,8 @@ function table(header, rows, align = []) {
   return { type: "table", align: header.map((_, i) => align[i] ?? null), children: [tableRow(header), ...rows.map(tableRow)] };
 }
 var escapeHtml = (value2) => value2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-function details(summary, children) {
-  return [html2(`<details><summary>${escapeHtml(summary)}</summary>`), ...children, html2("</details>")];
+function details(summary, children2) {
+  return [html2(`<details><summary>${escapeHtml(summary)}</summary>`), ...children2, html2("</details>")];
 }
 function markerComment(marker) {
   const safe2 = marker.replace(/[^\w:./@+-]/g, "").replace(/-{2,}/g, "-").replace(/^-|-$/g, "");
@@ -56542,6 +57042,265 @@ var peekText = (node3, parent, state, info) => unsafeInScope(state).characters.h
 var textHandler = Object.assign(writeText, { peek: peekText });
 function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable, text: textHandler } }] });
+}
+
+// src/render/gate-changes.ts
+var VALUE_MAX_CHARS = 80;
+var EFFECT = {
+  tighter: "tighter: applies",
+  looser: "looser: needs approval",
+  changed: "changed: needs approval"
+};
+var needsApproval2 = (view) => view.changes.some((change) => change.direction !== "tighter");
+function sideText(value2) {
+  const line = value2.split("\n").filter(Boolean).join(", ").trim();
+  return line === "" ? "(none)" : line;
+}
+function approverWords(by) {
+  return `${inertText(by.login, 40)}${by.permission === void 0 ? "" : ` (${by.permission})`}${by.at === void 0 ? "" : ` at ${by.at}`}`;
+}
+function approvalWords(approval, approveWith, what = "policy") {
+  const how = approveWith.kind === "label" ? `the label "${approveWith.label}"` : `--approve ${what}`;
+  const applies = what === "policy" ? "the base branch's values apply and this check fails" : "these questions are scored under the base branch's gold";
+  const until = `until ${approveWith.kind === "label" ? `a maintainer with write access applies ${how}` : `it is run with ${how}`}, ${applies}`;
+  switch (approval.kind) {
+    case "approved":
+      return `Approved by ${approveWith.kind === "label" ? `${approverWords(approval.by)} with ${how}` : how}: the pull request's ${what === "policy" ? "values apply" : "gold applies"}.`;
+    case "none":
+      return `Not approved: ${until}.`;
+    case "not-trusted":
+      return `Not approved: ${how} was applied by ${approverWords(approval.by)}, and an approval takes write access or more; ${until}.`;
+    case "stale":
+      return `Not approved: ${how} was applied by ${approverWords(approval.by)}, before this comment showed these changes (a later push changed them); remove the label and apply it again to approve them.`;
+    case "no-comment":
+      return `Not approved: an approval needs the sticky comment that shows what it approves, and comments are off (comment: never); ${until}.`;
+  }
+}
+function gateChangesSection(view) {
+  if (view.changes.length === 0) return [];
+  const rows = view.changes.map((change) => [
+    text3(change.setting),
+    inert(sideText(change.base), VALUE_MAX_CHARS),
+    inert(sideText(change.head), VALUE_MAX_CHARS),
+    text3(EFFECT[change.direction])
+  ]);
+  return [
+    paragraph2(strong2(text3("This pull request changes the gate."))),
+    table([text3("setting"), text3("base branch"), text3("this pull request"), text3("effect")], rows),
+    paragraph2(text3(needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."))
+  ];
+}
+function gateChangesText(view) {
+  if (view.changes.length === 0) return "";
+  const lines = view.changes.map(
+    (change) => `  ${change.setting}: ${inertText(sideText(change.base), VALUE_MAX_CHARS)} \u2192 ${inertText(sideText(change.head), VALUE_MAX_CHARS)} (${EFFECT[change.direction]})`
+  );
+  return `This pull request changes the gate:
+${lines.join("\n")}
+${needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."}
+`;
+}
+var GOLD_ROWS = 20;
+var GOLD_MAX_CHARS = 120;
+function goldWords(gold) {
+  const relevant = Object.entries(gold.relevant_ids).map(([id2, grade2]) => grade2 === 1 ? id2 : `${id2} (${grade2})`);
+  return [
+    ...relevant.length > 0 ? [`relevant ${relevant.join(", ")}`] : [],
+    ...gold.expected_answer === void 0 ? [] : [`expected "${gold.expected_answer}"`],
+    ...gold.answerable === false ? ["unanswerable"] : []
+  ].join("; ");
+}
+var SCORED = {
+  head: "the pull request's gold",
+  base: "the base's gold",
+  lost: "failed: cannot be re-scored under the base's gold"
+};
+var scoredWords = (change) => change.changesOutcome ? SCORED[change.scoredUnder] : `${SCORED[change.scoredUnder]} (no gated outcome changes)`;
+function goldChangesSection(changes, approval) {
+  if (changes.length === 0) return [];
+  const rows = changes.slice(0, GOLD_ROWS).map((change) => [
+    inert(change.id, 80),
+    inert(goldWords(change.base), GOLD_MAX_CHARS),
+    inert(goldWords(change.head), GOLD_MAX_CHARS),
+    text3(scoredWords(change))
+  ]);
+  const more = changes.length - GOLD_ROWS;
+  const moving = changes.some((change) => change.changesOutcome);
+  return [
+    paragraph2(strong2(text3(`The pull request changes the gold of ${changes.length} question${changes.length === 1 ? "" : "s"}.`))),
+    table([text3("question"), text3("base gold"), text3("pull request gold"), text3("scored under")], rows),
+    ...more > 0 ? [paragraph2(text3(`\u2026 and ${more} more; see the full JSON (goldChanges).`))] : [],
+    ...moving && approval !== void 0 ? [paragraph2(text3(approvalWords(approval.approval, approval.approveWith, "gold")))] : []
+  ];
+}
+function goldChangesText(changes, approval) {
+  if (changes.length === 0) return "";
+  const lines = changes.slice(0, GOLD_ROWS).map(
+    (change) => `  ${inertText(change.id, 80)}: ${inertText(goldWords(change.base), GOLD_MAX_CHARS)} \u2192 ${inertText(goldWords(change.head), GOLD_MAX_CHARS)} (scored under ${scoredWords(change)})`
+  );
+  if (changes.length > GOLD_ROWS) lines.push(`  \u2026 and ${changes.length - GOLD_ROWS} more`);
+  const moving = changes.some((change) => change.changesOutcome);
+  return `The pull request changes the gold of ${changes.length} question${changes.length === 1 ? "" : "s"}:
+${lines.join("\n")}
+${moving && approval !== void 0 ? `${approvalWords(approval.approval, approval.approveWith, "gold")}
+` : ""}`;
+}
+
+// src/render/compare-json.ts
+init_entry_url();
+
+// src/render/eval-json.ts
+init_entry_url();
+
+// src/render/scoring-words.ts
+init_entry_url();
+function correctnessWords(rule) {
+  switch (rule.kind) {
+    case "contains":
+      return "expected answer contained in the answer";
+    case "exact":
+      return "answer equal to the expected answer";
+    case "f1":
+      return `token F1 with the expected answer at least ${rule.threshold}`;
+  }
+}
+var REFUSAL_DETECTOR_WORDS = `the text refusal detector (an empty answer, or a refusal phrase such as "I don't know" from the start of a word in its first ${REFUSAL_PREFIX_CHARS} characters)`;
+function contextMatchWords(rule) {
+  return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
+}
+function scoringLines(provenance, questions2, rules) {
+  const lines = [];
+  const foreign = provenance.formats.filter((format) => format !== "jsonl" && format !== "json-array");
+  if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join("; and as ")}`);
+  if (provenance.correctByRule > 0) {
+    lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural2(provenance.correctByRule, "question")} without a correct field)`);
+  }
+  if (provenance.refusedByDetector > 0) {
+    lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural2(provenance.refusedByDetector, "question")} without a refused field)`);
+  }
+  if (provenance.idsFromQuestion > 0) {
+    const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
+    lines.push(`ids derived from question text for ${of}`);
+  }
+  if (provenance.retrievalByText > 0) {
+    lines.push(`retrieval matched by text for ${plural2(provenance.retrievalByText, "question")}: ${contextMatchWords(rules.contextMatch)}`);
+  }
+  const scores = Object.keys(provenance.scores);
+  if (scores.length > 0) lines.push(`scores from the results, ${SCORE_NOT_CALIBRATED}: ${scores.join(", ")}`);
+  return lines;
+}
+function comparisonScoringLines(comparison, rules) {
+  const { base, head } = comparison.provenance;
+  const scores = { ...base.scores, ...head.scores };
+  const most = (key) => Math.max(base[key], head[key]);
+  const provenance = {
+    idsFromQuestion: most("idsFromQuestion"),
+    retrievalByText: most("retrievalByText"),
+    correctByRule: most("correctByRule"),
+    refusedByDetector: most("refusedByDetector"),
+    formats: [.../* @__PURE__ */ new Set([...base.formats, ...head.formats])],
+    scores
+  };
+  return scoringLines(provenance, void 0, rules);
+}
+
+// src/render/repeats-words.ts
+init_entry_url();
+var LISTED_FLAKY = 20;
+var PASS_K_DEFINITION = "pass@k: the chance that at least one of k runs of a question passes; pass^k: that all k pass (unbiased estimates from each question\u2019s c passes in n runs, averaged over questions; k is the fewest runs of any question)";
+function runsPerQuestionText(runsPerQuestion) {
+  return Object.entries(runsPerQuestion).sort(([a], [b]) => Number(b) - Number(a)).map(([runs, questions2]) => `${runs} run${runs === "1" ? "" : "s"} \xD7 ${questions2} question${questions2 === 1 ? "" : "s"}`).join(", ");
+}
+function passCountsText(outcomes) {
+  return Object.entries(outcomes).map(([metric, { passes, runs }]) => `${metric} ${passes}/${runs}`).join(", ");
+}
+function repeatsText(repeats) {
+  const lines = [`Repeated runs: ${repeats.records} records of ${repeats.questions} questions (${runsPerQuestionText(repeats.runsPerQuestion)})`];
+  if (repeats.outcomes.length > 0) {
+    lines.push(
+      textTable([
+        ["outcome", "flaky", "flaky rate", "k", "pass@k", "pass^k"],
+        ...repeats.outcomes.map((o) => [o.metric, `${o.flaky}/${o.repeated}`, fixed3(o.flakyRate), String(o.k), fixed3(o.passAtK), fixed3(o.passHatK)])
+      ]),
+      `  A question is flaky when its outcome differs across its runs. ${PASS_K_DEFINITION}.`
+    );
+  }
+  const flaky = repeats.flakyQuestions;
+  if (flaky.length > 0) {
+    const rows = flaky.slice(0, LISTED_FLAKY).map((q) => [q.id, passCountsText(q.outcomes), q.question.replace(/\s+/g, " ").slice(0, 80)]);
+    const more = flaky.length > LISTED_FLAKY ? `
+  \u2026 and ${flaky.length - LISTED_FLAKY} more (all in --json)` : "";
+    lines.push(`Flaky questions (passes/runs)
+${textTable([["id", "passes", "question"], ...rows])}${more}`);
+  }
+  return lines.join("\n");
+}
+function rateMovementWords(rates) {
+  if (rates.noise === null) return `${rates.broken} broken, ${rates.fixed} fixed (questions whose pass rate fell or rose)`;
+  const { noise } = rates;
+  return `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected (questions whose pass rate fell or rose; noise: each question's runs dealt at random between base and head, over the ${noise.questions} question${noise.questions === 1 ? "" : "s"} base ran at least twice)`;
+}
+function correctRunsWords(runs) {
+  return `correct in ${runs.head.passes}/${runs.head.runs} head runs vs ${runs.base.passes}/${runs.base.runs} base runs`;
+}
+var RATE_TEST_NAME = "sign-flip randomization on pass rates";
+function flakyRateWords(repeats) {
+  const rates = repeats.outcomes.filter((o) => o.repeated > 0).map((o) => `${o.flaky} of ${o.repeated} on ${o.metric} (${fixed3(o.flakyRate)})`);
+  return rates.length === 0 ? "no question ran twice" : `flaky questions: ${rates.join(", ")}`;
+}
+
+// src/render/eval-json.ts
+function evalJson(summary, config2) {
+  const metrics = {};
+  for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
+  return {
+    questions: summary.questions,
+    metrics,
+    details: summary.metrics,
+    excluded: summary.excluded,
+    decomposition: summary.decomposition,
+    judgeAgreement: summary.judgeAgreement,
+    byTag: summary.byTag,
+    provenance: summary.provenance,
+    scoring: scoringLines(summary.provenance, summary.questions, config2),
+    warnings: summary.warnings,
+    ...summary.repeats === void 0 ? {} : { repeats: { ...summary.repeats, definitions: { passAtK: PASS_K_DEFINITION } } },
+    config: {
+      retrievalOk: config2.retrievalOk.name,
+      correct: formatCorrectnessRule(config2.correctness),
+      contextMatch: formatContextMatchRule(config2.contextMatch)
+    }
+  };
+}
+
+// src/render/history.ts
+init_entry_url();
+
+// src/core/history/history.ts
+init_entry_url();
+var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
+function series(history, metric, last) {
+  return history.runs.flatMap((run) => run.metrics[metric] === void 0 ? [] : [{ commit: run.commit, value: run.metrics[metric].value }]).slice(-last);
+}
+function linearTrend(values) {
+  const n = values.length;
+  if (n < 3) return null;
+  const meanX = (n - 1) / 2;
+  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  values.forEach((y, x) => {
+    sxx += (x - meanX) ** 2;
+    sxy += (x - meanX) * (y - meanY);
+  });
+  const slope = sxy / sxx;
+  let residuals = 0;
+  values.forEach((y, x) => residuals += (y - (meanY + slope * (x - meanX))) ** 2);
+  const se = Math.sqrt(residuals / (n - 2) / sxx);
+  const half = (0, import_stats_base_dists_t_quantile2.default)(0.975, n - 2) * se;
+  const ci = [slope - half, slope + half];
+  const flat = Math.abs(slope) < 1e-12;
+  return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
 }
 
 // src/render/history.ts
@@ -56667,6 +57426,7 @@ function comparisonReport(run, config2, baseline, trend) {
   const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
   return {
     ...comparison,
+    lostOutcomes: comparison.lostOutcomes.map((lost) => ({ ...lost, message: lostOutcomeText(lost) })),
     reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
     warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
     judges: comparison.judges.map((status) => ({
@@ -56956,6 +57716,9 @@ function changeRows(changes) {
     ].filter(Boolean).join("; ")
   ]);
 }
+function lostCounted(comparison) {
+  return comparison.lostOutcomes.some((l) => l.counted === "failed") ? "counted as failed" : "left out";
+}
 function renderCompareText(comparison, config2) {
   const rule = config2.eval.retrievalOk.name;
   const sections = [];
@@ -56964,7 +57727,7 @@ function renderCompareText(comparison, config2) {
   sections.push(
     `rag-gate compare: ${verdict}
 ` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed)` + (comparison.lostOutcomes.length > 0 ? `, ${comparison.lostOutcomes.length} with an outcome lost in head (${lostCounted(comparison)})` : "") + `; left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
   ${line}`).join("") + (comparison.holdoutLeftOut.length > 0 ? `
 ${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
   );
@@ -57013,6 +57776,14 @@ ${power.join("\n")}`);
     ]);
     sections.push(`Missing from head, counted as failed (${comparison.missing.length})
 ${textTable(rows2)}`);
+  }
+  if (comparison.lostOutcomes.length > 0) {
+    const rows2 = comparison.lostOutcomes.map((l) => [l.id, l.question.replace(/\s+/g, " ").slice(0, 80), `no ${l.columns.join(", ")}`, l.tests.join(", ")]);
+    sections.push(
+      `Outcomes lost in head, ${lostCounted(comparison)} (${comparison.lostOutcomes.length})
+` + textTable([["id", "question", "lost in head", lostCounted(comparison) === "counted as failed" ? "counted as failed in" : "left out of"], ...rows2]) + `
+  ${lostOutcomesFix(comparison.lostOutcomes)}`
+    );
   }
   const { regressions: causes } = comparison.causes;
   if (comparison.regressions.length > 0) {
@@ -57168,18 +57939,21 @@ function powerSentence(test, rule) {
 function decideWords(comparison, rule) {
   const gated = comparison.tests.filter((t) => t.gate !== null);
   const context = { retrievalOk: rule, judges: comparison.judges };
-  const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed").map((r) => reasonText(r, context));
+  const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed" && r.kind !== "gate-changed-unapproved").map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
   const join4 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
+    if (comparison.reasons.some((r) => r.kind === "gate-changed-unapproved")) parts.push("the pull request changes its own gate without approval");
     if (failing.length > 0) parts.push(`${join4(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === "broken").length;
     const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
     if (unchecked > 0) parts.push(unchecked === 1 ? "a floor cannot be checked" : `${unchecked} floors cannot be checked`);
     if (comparison.reasons.some((r) => r.kind === "too-few-paired" || r.kind === "low-coverage")) parts.push("too few questions were compared");
+    const lostGates = comparison.reasons.flatMap((r) => r.kind === "gate-data-lost" ? [gateWords(r.gate)] : []);
+    if (lostGates.length > 0) parts.push(`the head results lost the data of ${join4(lostGates)}`);
     return { words: parts.length > 0 ? parts.join("; ") : "this check fails", icon: "\u274C", failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
@@ -57496,6 +58270,23 @@ function decompositionSection(comparison) {
   if (comparison.retrievalShifted) body.push(paragraph2(...prose(`\u26A0\uFE0F ${retrievalShiftNote(comparison)}`)));
   return details("Where the errors come from (decomposition)", body);
 }
+var LOST_OUTCOMES_SHOWN = 20;
+function lostOutcomesSection(comparison, reportLink) {
+  const lost = comparison.lostOutcomes;
+  if (lost.length === 0) return [];
+  const failed = lost.some((l) => l.counted === "failed");
+  const names = (values) => joinCells(values.map((value2) => inert(value2, ID_MAX_CHARS)));
+  const rows = lost.slice(0, LOST_OUTCOMES_SHOWN).map((l) => [questionCell(l, void 0, null), names(l.columns), names(l.tests)]);
+  return [
+    heading2(4, `Outcomes lost in head: ${failed ? "counted as failed" : "left out"} (${lost.length.toLocaleString("en-US")})`),
+    table(["question", "lost in head", failed ? "counted as failed in" : "left out of"], rows),
+    ...lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, reportLink)] : [],
+    paragraph2(...prose(`${lostOutcomesFix(lost)}.`))
+  ];
+}
+function joinCells(pieces) {
+  return pieces.flatMap((piece, i) => i === 0 ? [piece] : [text3(", "), piece]);
+}
 var WARNINGS_SHOWN = 20;
 var FLAKY_SHOWN = 10;
 function flakySection(comparison) {
@@ -57577,11 +58368,15 @@ function renderComment(comparison, options) {
   const lists = listsOf(comparison, options.traceUrl);
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
+    ...(options.stateMarkers ?? []).map(markerComment),
     ...verdictSections(comparison, rule, verdict),
+    ...options.gateChanges === void 0 ? [] : gateChangesSection(options.gateChanges),
+    ...goldChangesSection(comparison.goldChanges ?? [], options.goldApproval),
     ...scoringSection(comparison, options.rules),
     testsTable(comparison, rule, verdict.failing),
     ...comparison.tests.length > 0 ? [paragraph2(...prose(`${intervalNote(comparison.tests)}.`))] : [],
-    ...mcnemarSection(comparison, rule)
+    ...mcnemarSection(comparison, rule),
+    ...lostOutcomesSection(comparison, options.reportLink)
   ];
   const trend = options.trend === void 0 ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail = [
@@ -57593,7 +58388,7 @@ function renderComment(comparison, options) {
     footer(comparison, options)
   ];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
-  const textOf = (children) => serialise({ type: "root", children }).trimEnd().length;
+  const textOf = (children2) => serialise({ type: "root", children: children2 }).trimEnd().length;
   const rowLengths = {
     missing: prefixLengths(lists.missing, maxLength),
     main: prefixLengths(lists.main.list, maxLength),
@@ -57645,30 +58440,55 @@ function guessCount(lists, key, shown, excess) {
 function compareCommand(context, setExitCode) {
   const command = new Command("compare").description("compare head results with base results question by question, and decide the gate");
   return addSettingOptions(command, "compare").option("--json", "print the report as one JSON object on stdout (the same object as the action\u2019s report-json)").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
-    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "compare"));
+    const given = givenSettings(command, "compare");
+    const own6 = await loadSettings(given);
     if (options.printConfig) {
-      context.stdout(renderSettings(cliSettings("compare"), texts2, origins));
+      context.stdout(renderSettings(cliSettings("compare"), own6.texts, own6.origins));
       return;
     }
-    if (settings.baseline === void 0) throw new SettingError("no base results: give --base FILE (or a glob of shards), or baseline: in the config file");
-    if (settings.results === void 0) throw new SettingError("no head results: give --head FILE (or a glob of shards), or results: in the config file");
+    const { settings, origins } = own6;
+    const held = settings["base-config"] === void 0 ? null : await holdToBase(given, own6, await baseConfigFile(settings["base-config"]));
+    const approved = settings.approve.has("policy");
+    const gateChanges = held === null || held.changes.length === 0 ? void 0 : {
+      changes: held.changes,
+      approval: approved ? { kind: "approved", by: { login: "--approve policy" } } : { kind: "none" },
+      approveWith: { kind: "flag" }
+    };
+    const governing = held === null ? settings : settingsUnder(held, settings, approved);
+    if (governing.baseline === void 0) throw new SettingError("no base results: give --base FILE (or a glob of shards), or baseline: in the config file");
+    if (governing.results === void 0) throw new SettingError("no head results: give --head FILE (or a glob of shards), or results: in the config file");
     const [base, head] = await Promise.all([
-      resultFiles(settings.baseline, "baseline", origins.baseline),
-      resultFiles(settings.results, "results", origins.results)
+      resultFiles(governing.baseline, "baseline", origins.baseline),
+      resultFiles(governing.results, "results", origins.results)
     ]);
-    const config2 = await comparisonConfig(settings);
+    const config2 = await comparisonConfig(governing);
     const progress = readingProgress(context);
-    const run = await compareFiles({ base, head, golden: settings.golden, holdout: settings.holdout }, config2, {
+    const compared = await compareFiles({ base, head, golden: governing.golden, holdout: governing.holdout }, config2, {
       readerEntry: context.readerEntry,
       onProgress: progress.reporter(),
-      allowUngated: settings["allow-ungated"]
+      allowUngated: governing["allow-ungated"],
+      // Held to a base, gold changes that move a gated outcome wait for --approve gold.
+      ...held === null ? {} : { approveGold: async () => settings.approve.has("gold") }
     }).finally(progress.end);
+    const run = { ...compared, comparison: withPolicyVerdict(compared.comparison, held?.changes ?? [], approved) };
     for (const warning of run.warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
+    if (gateChanges !== void 0) context.stderr(gateChangesText(gateChanges));
+    const goldApproval = held === null ? void 0 : {
+      approval: settings.approve.has("gold") ? { kind: "approved", by: { login: "--approve gold" } } : { kind: "none" },
+      approveWith: { kind: "flag" }
+    };
+    if (goldApproval !== void 0) context.stderr(goldChangesText(run.comparison.goldChanges ?? [], goldApproval));
     const rule = config2.eval.retrievalOk.name;
     if (options.markdown !== void 0)
-      await writeFileAtomic(options.markdown, renderComment(run.comparison, { retrievalOk: rule, rules: config2.eval, traceUrl: settings["trace-url"] }));
-    const report2 = comparisonReport(run, config2, { found: true, files: base });
+      await writeFileAtomic(
+        options.markdown,
+        renderComment(run.comparison, { retrievalOk: rule, rules: config2.eval, traceUrl: governing["trace-url"], gateChanges, goldApproval })
+      );
+    const report2 = {
+      ...comparisonReport(run, config2, { found: true, files: base }),
+      ...gateChanges === void 0 ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } }
+    };
     context.stdout(options.json ? `${JSON.stringify(report2, null, 2)}
 ` : renderCompareText(run.comparison, config2));
     setExitCode(run.comparison.verdict === "fail" ? EXIT.gateFailed : EXIT.ok);
@@ -57841,162 +58661,6 @@ function ledgerStatus(entries, current) {
   }
   const count2 = looks.size + anonymous;
   return { looks: count2, earlier, clean: count2 <= 1 };
-}
-
-// src/core/holdout/split.ts
-init_entry_url();
-
-// node_modules/@noble/hashes/hmac.js
-init_entry_url();
-var _HMAC = class {
-  oHash;
-  iHash;
-  blockLen;
-  outputLen;
-  canXOF = false;
-  finished = false;
-  destroyed = false;
-  constructor(hash2, key) {
-    ahash(hash2);
-    abytes(key, void 0, "key");
-    this.iHash = hash2.create();
-    if (typeof this.iHash.update !== "function")
-      throw new Error("expected Hash instance");
-    this.blockLen = this.iHash.blockLen;
-    this.outputLen = this.iHash.outputLen;
-    const blockLen = this.blockLen;
-    const pad = new Uint8Array(blockLen);
-    pad.set(key.length > blockLen ? hash2.create().update(key).digest() : key);
-    for (let i = 0; i < pad.length; i++)
-      pad[i] ^= 54;
-    this.iHash.update(pad);
-    this.oHash = hash2.create();
-    for (let i = 0; i < pad.length; i++)
-      pad[i] ^= 54 ^ 92;
-    this.oHash.update(pad);
-    clean(pad);
-  }
-  update(buf) {
-    aexists(this);
-    this.iHash.update(buf);
-    return this;
-  }
-  digestInto(out) {
-    aexists(this);
-    aoutput(out, this);
-    this.finished = true;
-    const buf = out.subarray(0, this.outputLen);
-    this.iHash.digestInto(buf);
-    this.oHash.update(buf);
-    this.oHash.digestInto(buf);
-    this.destroy();
-  }
-  digest() {
-    const out = new Uint8Array(this.oHash.outputLen);
-    this.digestInto(out);
-    return out;
-  }
-  _cloneInto(to) {
-    to ||= Object.create(Object.getPrototypeOf(this), {});
-    const { oHash, iHash, finished, destroyed, blockLen, outputLen, canXOF } = this;
-    to = to;
-    to.finished = finished;
-    to.destroyed = destroyed;
-    to.blockLen = blockLen;
-    to.outputLen = outputLen;
-    to.canXOF = canXOF;
-    to.oHash = oHash._cloneInto(to.oHash);
-    to.iHash = iHash._cloneInto(to.iHash);
-    return to;
-  }
-  clone() {
-    return this._cloneInto();
-  }
-  destroy() {
-    this.destroyed = true;
-    this.oHash.destroy();
-    this.iHash.destroy();
-  }
-};
-var hmac = /* @__PURE__ */ (() => {
-  const hmac_ = ((hash2, key, message) => new _HMAC(hash2, key).update(message).digest());
-  hmac_.create = (hash2, key) => new _HMAC(hash2, key);
-  return hmac_;
-})();
-
-// src/core/holdout/split.ts
-function holdoutHash(key, id2) {
-  const digest2 = hmac(sha256, utf8ToBytes(`${key.seed}\0${key.rotation}`), utf8ToBytes(id2));
-  let value2 = 0;
-  for (let i = 0; i < 6; i++) value2 = value2 * 256 + digest2[i];
-  return value2 / 2 ** 48;
-}
-function strataOf(question) {
-  const tags = [...new Set(question.tags)];
-  return [void 0, ...tags.length === 0 ? [null] : tags];
-}
-function drawSplit(questions2, key, previous) {
-  const side = /* @__PURE__ */ new Map();
-  for (const id2 of previous?.holdout ?? []) side.set(id2, "holdout");
-  for (const id2 of previous?.development ?? []) side.set(id2, "development");
-  const counts = /* @__PURE__ */ new Map();
-  const count2 = (question, held) => {
-    for (const stratum of strataOf(question)) {
-      const c = counts.get(stratum) ?? { n: 0, held: 0 };
-      c.n++;
-      if (held) c.held++;
-      counts.set(stratum, c);
-    }
-  };
-  const fresh = [];
-  for (const question of questions2) {
-    const known = side.get(question.id);
-    if (known === void 0) fresh.push({ question, hash: holdoutHash(key, question.id) });
-    else count2(question, known === "holdout");
-  }
-  fresh.sort((a, b) => a.hash - b.hash || (a.question.id < b.question.id ? -1 : a.question.id > b.question.id ? 1 : 0));
-  for (const { question } of fresh) {
-    let shortfall = 0;
-    for (const stratum of strataOf(question)) {
-      const c = counts.get(stratum) ?? { n: 0, held: 0 };
-      shortfall += key.share * (c.n + 1) - c.held - 0.5;
-    }
-    const held = shortfall > 0;
-    side.set(question.id, held ? "holdout" : "development");
-    count2(question, held);
-  }
-  const holdout = [];
-  const development = [];
-  for (const question of questions2) (side.get(question.id) === "holdout" ? holdout : development).push(question.id);
-  return { seed: key.seed, rotation: key.rotation, share: key.share, holdout, development };
-}
-function stratumSize(questions2, holdout) {
-  return { questions: questions2, holdout, development: questions2 - holdout, share: questions2 === 0 ? 0 : holdout / questions2 };
-}
-function splitSizes(questions2, holdout) {
-  const tally = /* @__PURE__ */ new Map();
-  let held = 0;
-  for (const question of questions2) {
-    const inHoldout = holdout.has(question.id);
-    if (inHoldout) held++;
-    const tags = [...new Set(question.tags)];
-    for (const tag of tags.length === 0 ? [null] : tags) {
-      const c = tally.get(tag) ?? { n: 0, held: 0 };
-      c.n++;
-      if (inHoldout) c.held++;
-      tally.set(tag, c);
-    }
-  }
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, c] of [...tally].sort(([a], [b]) => (a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0)) {
-    if (tag !== null) byTag[tag] = stratumSize(c.n, c.held);
-  }
-  const untagged = tally.get(null);
-  return { overall: stratumSize(questions2.length, held), byTag, untagged: untagged === void 0 ? null : stratumSize(untagged.n, untagged.held) };
-}
-function holdoutFingerprint(split) {
-  const ids2 = [...split.holdout].sort(byCodeUnits);
-  return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
 }
 
 // src/pipeline/holdout.ts

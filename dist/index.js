@@ -14647,13 +14647,13 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
+    var isAlias2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
     var isDocument = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === DOC;
     var isMap2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
-    var isPair = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
+    var isPair2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
     var isScalar2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SCALAR;
     var isSeq = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SEQ;
-    function isCollection(node3) {
+    function isCollection2(node3) {
       if (node3 && typeof node3 === "object")
         switch (node3[NODE_TYPE]) {
           case MAP:
@@ -14673,7 +14673,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node3) => (isScalar2(node3) || isCollection(node3)) && !!node3.anchor;
+    var hasAnchor = (node3) => (isScalar2(node3) || isCollection2(node3)) && !!node3.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -14682,12 +14682,12 @@ var require_identity = __commonJS({
     exports2.SCALAR = SCALAR;
     exports2.SEQ = SEQ;
     exports2.hasAnchor = hasAnchor;
-    exports2.isAlias = isAlias;
-    exports2.isCollection = isCollection;
+    exports2.isAlias = isAlias2;
+    exports2.isCollection = isCollection2;
     exports2.isDocument = isDocument;
     exports2.isMap = isMap2;
     exports2.isNode = isNode;
-    exports2.isPair = isPair;
+    exports2.isPair = isPair2;
     exports2.isScalar = isScalar2;
     exports2.isSeq = isSeq;
   }
@@ -14702,7 +14702,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP2 = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit3(node3, visitor) {
+    function visit4(node3, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node3)) {
         const cd = visit_(null, node3.contents, visitor_, Object.freeze([node3]));
@@ -14711,9 +14711,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node3, visitor_, Object.freeze([]));
     }
-    visit3.BREAK = BREAK;
-    visit3.SKIP = SKIP2;
-    visit3.REMOVE = REMOVE;
+    visit4.BREAK = BREAK;
+    visit4.SKIP = SKIP2;
+    visit4.REMOVE = REMOVE;
     function visit_(key, node3, visitor, path) {
       const ctrl = callVisitor(key, node3, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
@@ -14847,7 +14847,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports2.visit = visit3;
+    exports2.visit = visit4;
     exports2.visitAsync = visitAsync;
   }
 });
@@ -14858,7 +14858,7 @@ var require_directives = __commonJS({
     "use strict";
     init_entry_url();
     var identity = require_identity();
-    var visit3 = require_visit();
+    var visit4 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -15002,7 +15002,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit3.visit(doc.contents, (_key, node3) => {
+          visit4.visit(doc.contents, (_key, node3) => {
             if (identity.isNode(node3) && node3.tag)
               tags[node3.tag] = true;
           });
@@ -15030,7 +15030,7 @@ var require_anchors = __commonJS({
     "use strict";
     init_entry_url();
     var identity = require_identity();
-    var visit3 = require_visit();
+    var visit4 = require_visit();
     function anchorIsValid(anchor2) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
         const sa = JSON.stringify(anchor2);
@@ -15041,7 +15041,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root2) {
       const anchors = /* @__PURE__ */ new Set();
-      visit3.visit(root2, {
+      visit4.visit(root2, {
         Value(_key, node3) {
           if (node3.anchor)
             anchors.add(node3.anchor);
@@ -15225,7 +15225,7 @@ var require_Alias = __commonJS({
     "use strict";
     init_entry_url();
     var anchors = require_anchors();
-    var visit3 = require_visit();
+    var visit4 = require_visit();
     var identity = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
@@ -15251,7 +15251,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit3.visit(doc, {
+          visit4.visit(doc, {
             Node: (_key, node3) => {
               if (identity.isAlias(node3) || identity.hasAnchor(node3))
                 nodes.push(node3);
@@ -18650,10 +18650,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep3, value: value2 } = collItem;
+        const { start, key, sep: sep4, value: value2 } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -18667,7 +18667,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map5.comment)
@@ -18691,7 +18691,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map5.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value2,
           offset: keyNode.range[2],
@@ -18707,7 +18707,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value2, onError);
           offset = valueNode.range[2];
@@ -18800,7 +18800,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -18814,13 +18814,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -18864,18 +18864,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep3, value: value2 } = collItem;
+        const { start, key, sep: sep4, value: value2 } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value2) {
+          if (!props.anchor && !props.tag && !sep4 && !value2) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -18929,8 +18929,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep3 && !props.found) {
-          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap2 && !sep4 && !props.found) {
+          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value2))
@@ -18942,7 +18942,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value2,
@@ -18953,8 +18953,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -18971,7 +18971,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value2))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -19153,7 +19153,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value2 = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value2 += lines[i][0].slice(trimIndent) + "\n";
@@ -19170,24 +19170,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value2 += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          value2 += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value2 += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value2 += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value2 += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value2 += sep3 + content;
-          sep3 = " ";
+          value2 += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -19371,25 +19371,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -20206,14 +20206,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep3, value: value2 }) {
+    function stringifyItem({ start, key, sep: sep4, value: value2 }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value2)
         res += stringifyToken(value2);
@@ -20231,15 +20231,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP2 = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit3(cst, visitor) {
+    function visit4(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit3.BREAK = BREAK;
-    visit3.SKIP = SKIP2;
-    visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path) => {
+    visit4.BREAK = BREAK;
+    visit4.SKIP = SKIP2;
+    visit4.REMOVE = REMOVE;
+    visit4.itemAtPath = (cst, path) => {
       let item = cst;
       for (const [field2, index] of path) {
         const tok = item?.[field2];
@@ -20250,8 +20250,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path) => {
-      const parent = visit3.itemAtPath(cst, path.slice(0, -1));
+    visit4.parentCollection = (cst, path) => {
+      const parent = visit4.itemAtPath(cst, path.slice(0, -1));
       const field2 = path[path.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
@@ -20282,7 +20282,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports2.visit = visit3;
+    exports2.visit = visit4;
   }
 });
 
@@ -20298,7 +20298,7 @@ var require_cst = __commonJS({
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
-    var isCollection = (token) => !!token && "items" in token;
+    var isCollection2 = (token) => !!token && "items" in token;
     var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
@@ -20382,7 +20382,7 @@ var require_cst = __commonJS({
     exports2.DOCUMENT = DOCUMENT;
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
-    exports2.isCollection = isCollection;
+    exports2.isCollection = isCollection2;
     exports2.isScalar = isScalar2;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
@@ -21385,18 +21385,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar2.end) {
-            sep3 = scalar2.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar2.end;
+            sep4.push(this.sourceToken);
             delete scalar2.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map5 = {
             type: "block-map",
             offset: scalar2.offset,
             indent: scalar2.indent,
-            items: [{ start, key: scalar2, sep: sep3 }]
+            items: [{ start, key: scalar2, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map5;
@@ -21549,15 +21549,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep3 }]
+                    items: [{ start: start2, key, sep: sep4 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -21751,13 +21751,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map5 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep3 }]
+              items: [{ start, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map5;
@@ -22004,7 +22004,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit3 = require_visit();
+    var visit4 = require_visit();
     exports2.Composer = composer.Composer;
     exports2.Document = Document.Document;
     exports2.Schema = Schema.Schema;
@@ -22032,8 +22032,8 @@ var require_dist = __commonJS({
     exports2.parseAllDocuments = publicApi.parseAllDocuments;
     exports2.parseDocument = publicApi.parseDocument;
     exports2.stringify = publicApi.stringify;
-    exports2.visit = visit3.visit;
-    exports2.visitAsync = visit3.visitAsync;
+    exports2.visit = visit4.visit;
+    exports2.visitAsync = visit4.visitAsync;
   }
 });
 
@@ -22491,8 +22491,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve4, reject) {
-            return setTimeout(resolve4, t);
+          return new this.Promise(function(resolve5, reject) {
+            return setTimeout(resolve5, t);
           });
         }
         computePenalty() {
@@ -22703,15 +22703,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error3, reject, resolve4, returned, task;
+          var args, cb, error3, reject, resolve5, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve4, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve5, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve4(returned);
+                  return resolve5(returned);
                 };
               } catch (error1) {
                 error3 = error1;
@@ -22726,13 +22726,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise3, reject, resolve4;
-          resolve4 = reject = null;
+          var promise3, reject, resolve5;
+          resolve5 = reject = null;
           promise3 = new this.Promise(function(_resolve, _reject) {
-            resolve4 = _resolve;
+            resolve5 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve4, reject });
+          this._queue.push({ task, args, resolve: resolve5, reject });
           this._tryToRun();
           return promise3;
         }
@@ -23133,14 +23133,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve4, reject) => {
+              return new this.Promise((resolve5, reject) => {
                 if (finished()) {
-                  return resolve4();
+                  return resolve5();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve4();
+                      return resolve5();
                     }
                   });
                 }
@@ -23233,9 +23233,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve4, reject) {
+              return new this.Promise(function(resolve5, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve4)(args3);
+                  return (args3[0] != null ? reject : resolve5)(args3);
                 });
               });
             };
@@ -23489,11 +23489,11 @@ var import_os = require("os");
 var import_fs = require("fs");
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value2) {
-    return value2 instanceof P ? value2 : new P(function(resolve4) {
-      resolve4(value2);
+    return value2 instanceof P ? value2 : new P(function(resolve5) {
+      resolve5(value2);
     });
   }
-  return new (P || (P = Promise))(function(resolve4, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value2) {
       try {
         step(generator.next(value2));
@@ -23509,7 +23509,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve4(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -23844,6 +23844,12 @@ var import_promises18 = require("node:fs/promises");
 var import_node_os4 = require("node:os");
 var import_node_path11 = require("node:path");
 
+// src/core/compare/policy.ts
+init_entry_url();
+
+// src/core/catalog/settings.ts
+init_entry_url();
+
 // src/core/errors.ts
 init_entry_url();
 var MAX_LISTED_PROBLEMS = 20;
@@ -23898,30 +23904,7 @@ var ProblemCollector = class {
   }
 };
 
-// src/judge/errors.ts
-init_entry_url();
-var JudgeCallError = class extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
-  }
-  kind;
-  name = "JudgeCallError";
-};
-var JudgeSetupError = class extends Error {
-  name = "JudgeSetupError";
-};
-
-// src/pipeline/compare.ts
-init_entry_url();
-
-// src/core/compare/compare.ts
-init_entry_url();
-
-// src/core/scoring/repeats.ts
-init_entry_url();
-
-// src/core/catalog/gates.ts
+// src/core/compare/gate.ts
 init_entry_url();
 
 // src/core/catalog/scores.ts
@@ -23936,504 +23919,21 @@ function scoreNameOf(metric) {
   return metric.slice("score:".length);
 }
 
-// src/core/catalog/gates.ts
-var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
-var GATED_TESTS = [
-  {
-    gate: "retrieval",
-    metric: "retrieval_ok",
-    column: "retrieval_ok",
-    pairs: "all",
-    onByDefault: true,
-    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
-    words: {
-      gate: "retrieval",
-      subject: "{rule}",
-      share: "questions with {rule-words}",
-      label: "{rule} \u2014 retrieval ok",
-      outcomes: ["ok", "failed"],
-      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
-    }
-  },
-  {
-    gate: "end-to-end",
-    metric: "correct",
-    column: "correct",
-    pairs: "all",
-    onByDefault: true,
-    definition: "end-to-end correctness dropped",
-    words: {
-      gate: "end-to-end correctness",
-      subject: "end-to-end correctness",
-      share: "questions answered right",
-      label: "correct \u2014 end to end",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
-    }
-  },
-  {
-    gate: "generation",
-    metric: "correct_given_retrieval",
-    column: "correct",
-    pairs: "retrieval-ok-on-both-sides",
-    onByDefault: false,
-    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
-    words: {
-      gate: "generation",
-      subject: "correctness with retrieval ok on both sides",
-      share: "answers right where retrieval was ok on both sides",
-      label: "correct with retrieval ok \u2014 generation",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
-    }
-  },
-  {
-    gate: "refusal",
-    metric: "refusal",
-    column: "refused",
-    pairs: "unanswerable",
-    onByDefault: false,
-    definition: "fewer unanswerable questions were refused",
-    words: {
-      gate: "refusal of unanswerable questions",
-      subject: "correct refusals on unanswerable questions",
-      share: "unanswerable questions refused",
-      label: "refusals on unanswerable",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
-    }
-  }
-];
-function isScoreGate(gate) {
-  return isScoreMetric(gate);
-}
-function gateMetric(gate) {
-  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
-}
-var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
-var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
-var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
-var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
-function gatedTestOf(metric) {
-  return BY_METRIC.get(metric);
-}
-function gatedTest(gate) {
-  return BY_GATE.get(gate);
-}
-
-// src/core/scoring/outcomes.ts
+// src/core/catalog/metrics.ts
 init_entry_url();
 
-// src/core/derived-ids.ts
+// src/core/scoring/generation/context-utilisation.ts
 init_entry_url();
+function contextUtilisation(retrieved, cited) {
+  if (retrieved.length === 0) return void 0;
+  const citedSet = new Set(cited);
+  let used = 0;
+  for (const id of retrieved) if (citedSet.has(id)) used++;
+  return used / retrieved.length;
+}
 
-// node_modules/@noble/hashes/sha2.js
+// src/core/scoring/generation/correctness.ts
 init_entry_url();
-
-// node_modules/@noble/hashes/_md.js
-init_entry_url();
-
-// node_modules/@noble/hashes/_u64.js
-init_entry_url();
-var fromNumH = (n) => n / 2 ** 32 | 0;
-var fromNumL = (n) => n >>> 0;
-function setU64FromNum(view, byteOffset, n, isLE) {
-  const h = fromNumH(n);
-  const l = fromNumL(n);
-  view.setUint32(byteOffset, isLE ? l : h, isLE);
-  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
-}
-
-// node_modules/@noble/hashes/utils.js
-init_entry_url();
-function isBytes(a) {
-  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
-}
-var atitle = (title) => title ? `"${title}" ` : "";
-function anumber(n, title = "") {
-  if (typeof n !== "number")
-    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
-  return n;
-}
-function abytes(value2, length, title = "") {
-  if (isBytes(value2) && (length === void 0 || value2.length === length))
-    return value2;
-  if (length !== void 0)
-    anumber(length, "length");
-  const bytes = isBytes(value2);
-  const ofLen = length !== void 0 ? ` of length ${length}` : "";
-  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
-  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
-  if (!bytes)
-    throw new TypeError(message);
-  throw new RangeError(message);
-}
-var aobject = (value2, label2) => {
-  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
-    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
-};
-var aopts = (value2, label2) => {
-  aobject(value2, label2);
-  const proto = Object.getPrototypeOf(value2);
-  if (proto !== Object.prototype && proto !== null)
-    throw new TypeError(`"${label2}" expected plain object`);
-  if (Object.hasOwn(value2, "__proto__"))
-    throw new TypeError(`"${label2}.__proto__" is not allowed`);
-};
-function aexists(instance, checkFinished = true) {
-  if (instance.destroyed)
-    throw new Error("hash was destroyed");
-  if (checkFinished && instance.finished)
-    throw new Error("digest() was already called");
-}
-function aoutput(out, instance) {
-  abytes(out, void 0, "output");
-  const min = instance.outputLen;
-  if (!(out.length >= min)) {
-    throw new RangeError('"output" expected length >= ' + min);
-  }
-}
-function clean(...arrays) {
-  for (let i = 0; i < arrays.length; i++) {
-    arrays[i].fill(0);
-  }
-}
-function createView(arr) {
-  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
-}
-function rotr(word, shift) {
-  return word << 32 - shift | word >>> shift;
-}
-var hasHexBuiltin = /* @__PURE__ */ (() => (
-  // @ts-ignore
-  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
-))();
-var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-function bytesToHex(bytes) {
-  abytes(bytes);
-  if (hasHexBuiltin)
-    return bytes.toHex();
-  let hex4 = "";
-  for (let i = 0; i < bytes.length; i++) {
-    hex4 += hexes[bytes[i]];
-  }
-  return hex4;
-}
-function utf8ToBytes(str) {
-  if (typeof str !== "string")
-    throw new TypeError("string expected");
-  const encoded = new TextEncoder().encode(str);
-  try {
-    return new Uint8Array(encoded);
-  } finally {
-    clean(encoded);
-  }
-}
-function checkOpts(defaults, opts, title = "opts") {
-  aopts(defaults, "defaults");
-  if (opts !== void 0)
-    aopts(opts, title);
-  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
-  return merged;
-}
-function createHasher(hashCons, info2 = {}) {
-  if (typeof hashCons !== "function")
-    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
-  info2 = checkOpts({}, info2, "info");
-  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
-  const tmp = hashCons(void 0);
-  hashC.outputLen = tmp.outputLen;
-  hashC.blockLen = tmp.blockLen;
-  hashC.canXOF = tmp.canXOF;
-  hashC.create = (opts) => hashCons(opts);
-  Object.assign(hashC, info2);
-  return Object.freeze(hashC);
-}
-var oidNist = (suffix) => ({
-  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
-  // Larger suffix values would need base-128 OID encoding and a different length byte.
-  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
-});
-
-// node_modules/@noble/hashes/_md.js
-function Chi(a, b, c) {
-  return a & b ^ ~a & c;
-}
-function Maj(a, b, c) {
-  return a & b ^ a & c ^ b & c;
-}
-var HashMD = class {
-  blockLen;
-  outputLen;
-  canXOF = false;
-  padOffset;
-  isLE;
-  // For partial updates less than block size
-  buffer;
-  view;
-  finished = false;
-  length = 0;
-  pos = 0;
-  destroyed = false;
-  constructor(blockLen, outputLen, padOffset, isLE) {
-    this.blockLen = blockLen;
-    this.outputLen = outputLen;
-    this.padOffset = padOffset;
-    this.isLE = isLE;
-    this.buffer = new Uint8Array(blockLen);
-    this.view = createView(this.buffer);
-  }
-  update(data) {
-    aexists(this);
-    abytes(data);
-    const { view, buffer, blockLen } = this;
-    const len = data.length;
-    let processed = false;
-    for (let pos = 0; pos < len; ) {
-      const take = Math.min(blockLen - this.pos, len - pos);
-      if (take === blockLen) {
-        const dataView = createView(data);
-        for (; blockLen <= len - pos; pos += blockLen)
-          this.process(dataView, pos);
-        processed = true;
-        continue;
-      }
-      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
-      this.pos += take;
-      pos += take;
-      if (this.pos === blockLen) {
-        this.process(view, 0);
-        this.pos = 0;
-        processed = true;
-      }
-    }
-    this.length += data.length;
-    if (processed)
-      this.roundClean();
-    return this;
-  }
-  digestInto(out) {
-    aexists(this);
-    aoutput(out, this);
-    this.finished = true;
-    const { buffer, view, blockLen, isLE } = this;
-    let { pos } = this;
-    buffer[pos++] = 128;
-    buffer.fill(0, pos);
-    if (this.padOffset > blockLen - pos) {
-      this.process(view, 0);
-      buffer.fill(0);
-    }
-    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
-    this.process(view, 0);
-    this.roundClean();
-    const oview = out === buffer ? view : createView(out);
-    const len = this.outputLen;
-    const outLen = len / 4;
-    const state = this.get();
-    if (len % 4 || outLen > state.length)
-      throw new Error("invalid outputLen");
-    for (let i = 0; i < outLen; i++)
-      oview.setUint32(4 * i, state[i], isLE);
-  }
-  digest() {
-    const { buffer, outputLen } = this;
-    this.digestInto(buffer);
-    const res = buffer.slice(0, outputLen);
-    this.destroy();
-    return res;
-  }
-  _cloneIntoMeta(to) {
-    const { buffer, length, finished, destroyed, pos } = this;
-    to.destroyed = destroyed;
-    to.finished = finished;
-    to.length = length;
-    to.pos = pos;
-    if (pos)
-      to.buffer.set(buffer);
-    return to;
-  }
-  clone() {
-    return this._cloneInto();
-  }
-};
-var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
-  1779033703,
-  3144134277,
-  1013904242,
-  2773480762,
-  1359893119,
-  2600822924,
-  528734635,
-  1541459225
-]);
-
-// node_modules/@noble/hashes/sha2.js
-var SHA256_K = /* @__PURE__ */ Uint32Array.from([
-  1116352408,
-  1899447441,
-  3049323471,
-  3921009573,
-  961987163,
-  1508970993,
-  2453635748,
-  2870763221,
-  3624381080,
-  310598401,
-  607225278,
-  1426881987,
-  1925078388,
-  2162078206,
-  2614888103,
-  3248222580,
-  3835390401,
-  4022224774,
-  264347078,
-  604807628,
-  770255983,
-  1249150122,
-  1555081692,
-  1996064986,
-  2554220882,
-  2821834349,
-  2952996808,
-  3210313671,
-  3336571891,
-  3584528711,
-  113926993,
-  338241895,
-  666307205,
-  773529912,
-  1294757372,
-  1396182291,
-  1695183700,
-  1986661051,
-  2177026350,
-  2456956037,
-  2730485921,
-  2820302411,
-  3259730800,
-  3345764771,
-  3516065817,
-  3600352804,
-  4094571909,
-  275423344,
-  430227734,
-  506948616,
-  659060556,
-  883997877,
-  958139571,
-  1322822218,
-  1537002063,
-  1747873779,
-  1955562222,
-  2024104815,
-  2227730452,
-  2361852424,
-  2428436474,
-  2756734187,
-  3204031479,
-  3329325298
-]);
-var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
-var SHA2_32B = class extends HashMD {
-  // We cannot use array here since array allows indexing by variable
-  // which means optimizer/compiler cannot use registers.
-  // Numeric initializers matter: starting the fields as `undefined` changes
-  // V8's field representation and makes sha256 3x slower (measured).
-  A = 0;
-  B = 0;
-  C = 0;
-  D = 0;
-  E = 0;
-  F = 0;
-  G = 0;
-  H = 0;
-  constructor(outputLen, IV) {
-    super(64, outputLen, 8, false);
-    this.A = IV[0] | 0;
-    this.B = IV[1] | 0;
-    this.C = IV[2] | 0;
-    this.D = IV[3] | 0;
-    this.E = IV[4] | 0;
-    this.F = IV[5] | 0;
-    this.G = IV[6] | 0;
-    this.H = IV[7] | 0;
-  }
-  get() {
-    const { A, B, C, D, E, F, G, H } = this;
-    return [A, B, C, D, E, F, G, H];
-  }
-  // prettier-ignore
-  set(A, B, C, D, E, F, G, H) {
-    this.A = A | 0;
-    this.B = B | 0;
-    this.C = C | 0;
-    this.D = D | 0;
-    this.E = E | 0;
-    this.F = F | 0;
-    this.G = G | 0;
-    this.H = H | 0;
-  }
-  _cloneInto(to) {
-    (to ||= new this.constructor()).set(...this.get());
-    return this._cloneIntoMeta(to);
-  }
-  process(view, offset) {
-    for (let i = 0; i < 16; i++, offset += 4)
-      SHA256_W[i] = view.getUint32(offset, false);
-    for (let i = 16; i < 64; i++) {
-      const W15 = SHA256_W[i - 15];
-      const W2 = SHA256_W[i - 2];
-      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
-      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
-      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
-    }
-    let { A, B, C, D, E, F, G, H } = this;
-    for (let i = 0; i < 64; i++) {
-      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
-      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
-      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
-      const T2 = sigma0 + Maj(A, B, C) | 0;
-      H = G;
-      G = F;
-      F = E;
-      E = D + T1 | 0;
-      D = C;
-      C = B;
-      B = A;
-      A = T1 + T2 | 0;
-    }
-    A = A + this.A | 0;
-    B = B + this.B | 0;
-    C = C + this.C | 0;
-    D = D + this.D | 0;
-    E = E + this.E | 0;
-    F = F + this.F | 0;
-    G = G + this.G | 0;
-    H = H + this.H | 0;
-    this.set(A, B, C, D, E, F, G, H);
-  }
-  roundClean() {
-    clean(SHA256_W);
-  }
-  destroy() {
-    this.destroyed = true;
-    this.set(0, 0, 0, 0, 0, 0, 0, 0);
-    clean(this.buffer);
-  }
-};
-var _SHA256 = class extends SHA2_32B {
-  constructor() {
-    super(32, SHA256_IV);
-  }
-};
-var sha256 = /* @__PURE__ */ createHasher(
-  () => new _SHA256(),
-  /* @__PURE__ */ oidNist(1)
-);
 
 // src/core/scoring/generation/text.ts
 init_entry_url();
@@ -24489,145 +23989,7 @@ function unicodeWords(text4) {
   return words === "" ? 0 : words.split(/\s+/u).length;
 }
 
-// src/core/derived-ids.ts
-var UNEVEN_SPACE = /\s\s|[^\S ]|^\s|\s$/u;
-function normalizeText(text4) {
-  const composed = text4.normalize("NFC");
-  return UNEVEN_SPACE.test(composed) ? composed.replace(/\s+/gu, " ").trim() : composed;
-}
-function digest(text4) {
-  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
-}
-function questionId(question) {
-  return `q-${digest(normalizeText(question))}`;
-}
-function contextId(context) {
-  return `text-${digest(normalizeText(context))}`;
-}
-function parseContextMatchRule(text4) {
-  const rule = text4.trim();
-  if (rule === "exact") return { kind: "exact" };
-  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
-  const threshold = overlap ? Number(overlap[1]) : NaN;
-  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
-  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
-}
-function formatContextMatchRule(rule) {
-  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
-}
-function tokenCounts(text4) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
-  return counts;
-}
-function tokenOverlap(retrieved, reference) {
-  let total = 0;
-  let common = 0;
-  for (const [token, count2] of reference) {
-    total += count2;
-    common += Math.min(count2, retrieved.get(token) ?? 0);
-  }
-  return total === 0 ? 0 : common / total;
-}
-function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
-  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
-  const ids2 = references.map(() => void 0);
-  if (rule.kind === "exact") {
-    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
-    retrievedTexts.forEach((text4, rank) => {
-      const key = normalizeText(text4);
-      const index = unclaimed.get(key);
-      if (index === void 0) return;
-      ids2[index] = retrievedIds[rank];
-      unclaimed.delete(key);
-    });
-  } else {
-    const referenceTokens = references.map(tokenCounts);
-    retrievedTexts.forEach((text4, rank) => {
-      const tokens = tokenCounts(text4);
-      let best = -1;
-      let bestOverlap = rule.threshold;
-      referenceTokens.forEach((reference, index) => {
-        if (ids2[index] !== void 0) return;
-        const overlap = tokenOverlap(tokens, reference);
-        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
-          best = index;
-          bestOverlap = overlap;
-        }
-      });
-      if (best >= 0) ids2[best] = retrievedIds[rank];
-    });
-  }
-  return ids2.map((id, index) => id ?? contextId(references[index]));
-}
-
-// src/core/code-unit-order.ts
-init_entry_url();
-function byCodeUnits(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-function byKey(a, b) {
-  return byCodeUnits(a[0], b[0]);
-}
-
-// src/core/scoring/ranking.ts
-init_entry_url();
-var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
-var UNJUDGED = -Infinity;
-var lastUnitBit = (id) => 1 << (id.charCodeAt(id.length - 1) & 31);
-function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
-  let judgedBits = 0;
-  for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
-  const grades = new Float64Array(retrieved.length);
-  const judgedRanks = [];
-  for (let i = 0; i < retrieved.length; i++) {
-    const id = retrieved[i];
-    const grade2 = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : relevance.get(id) ?? UNJUDGED;
-    grades[i] = grade2;
-    if (grade2 !== UNJUDGED) judgedRanks.push(i);
-  }
-  const judged = [];
-  for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
-  const judgedGrades = Float64Array.from(judged).sort().reverse();
-  return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
-}
-function countAtLeast(descending, level) {
-  let count2 = 0;
-  while (count2 < descending.length && descending[count2] >= level) count2++;
-  return count2;
-}
-function relevantCount(ranking) {
-  return ranking.relevant;
-}
-function isRelevantAt(ranking, i) {
-  return ranking.grades[i] >= ranking.judging.relevanceLevel;
-}
-function relevantRetrieved(ranking, k) {
-  const { grades, judgedRanks } = ranking;
-  const level = ranking.judging.relevanceLevel;
-  let found = 0;
-  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) if (grades[judgedRanks[j]] >= level) found++;
-  return found;
-}
-
-// src/core/scoring/score.ts
-init_entry_url();
-
-// src/core/catalog/metrics.ts
-init_entry_url();
-
-// src/core/scoring/generation/context-utilisation.ts
-init_entry_url();
-function contextUtilisation(retrieved, cited) {
-  if (retrieved.length === 0) return void 0;
-  const citedSet = new Set(cited);
-  let used = 0;
-  for (const id of retrieved) if (citedSet.has(id)) used++;
-  return used / retrieved.length;
-}
-
 // src/core/scoring/generation/correctness.ts
-init_entry_url();
 function exactMatch(answer, expected) {
   return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
 }
@@ -24911,1288 +24273,53 @@ function headlineMetrics(retrievalOkMetric) {
   return [.../* @__PURE__ */ new Set([retrievalOkMetric, ...HEADLINE_RETRIEVAL_METRICS, ...ANSWER_METRICS.filter((metric) => metric.headline).map((metric) => metric.name)])];
 }
 
-// src/core/scoring/score.ts
-function relevanceMap(relevant) {
-  const map5 = /* @__PURE__ */ new Map();
-  if (Array.isArray(relevant)) for (const id of relevant) map5.set(id, 1);
-  else if (relevant !== void 0) for (const id in relevant) map5.set(id, relevant[id]);
-  return map5;
-}
-function judgedRanking(record3, judging) {
-  if (record3.retrieved_ids === void 0) return void 0;
-  const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids), judging);
-  return relevantCount(ranking) === 0 ? void 0 : ranking;
-}
-function scoredColumnNames(config2) {
-  return [...config2.retrievalMetrics.map((metric) => metric.name), ...QUESTION_COLUMNS.map((column2) => column2.name)];
-}
-function scoreQuestion(record3, config2, ranking, put) {
-  const metrics = config2.retrievalMetrics;
-  if (ranking !== void 0) for (let i = 0; i < metrics.length; i++) put(i, metrics[i].compute(ranking));
-  const answer = record3.answer === void 0 ? void 0 : textCounts(record3.answer);
-  for (let j = 0; j < QUESTION_COLUMNS.length; j++) {
-    const value2 = QUESTION_COLUMNS[j].compute(record3, ranking, config2, answer);
-    if (value2 !== void 0) put(metrics.length + j, value2);
-  }
-}
-
-// src/core/scoring/outcomes.ts
-var LABEL_GRADE = 1;
-function goldKeyOf(record3) {
-  const relevant = record3.relevant_ids;
-  let ids2 = [];
-  let grades;
-  if (Array.isArray(relevant)) {
-    ids2 = [...relevant];
-  } else if (relevant !== void 0) {
-    grades = relevant;
-    for (const id in relevant) if (relevant[id] >= LABEL_GRADE) ids2.push(id);
-  }
-  ids2.sort(byCodeUnits);
-  let labels = "";
-  for (let i = 0; i < ids2.length; i++) {
-    const id = ids2[i];
-    if (i > 0 && id === ids2[i - 1]) continue;
-    labels += `${labels === "" ? "" : ","}[${JSON.stringify(id)},${grades === void 0 ? 1 : grades[id]}]`;
-  }
-  const expected = record3.expected_answer === void 0 ? null : normalizeText(record3.expected_answer);
-  return ["[[", labels, "],", JSON.stringify(expected), ",", JSON.stringify(record3.answerable ?? true), "]"].join("");
-}
-function goldLabelsOf(key) {
-  const [grades, expected, answerable] = JSON.parse(key);
-  const relevant = /* @__PURE__ */ Object.create(null);
-  for (const [id, grade2] of grades) relevant[id] = grade2;
-  return { relevant_ids: relevant, answerable, ...expected === null ? {} : { expected_answer: expected } };
-}
-var detached = (id) => JSON.parse(JSON.stringify(id));
-function relevantWithin(retrieved, ranking, k) {
-  const found = [];
-  const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(detached(retrieved[i]));
-  return found;
-}
-var CHUNK_ROWS = 8192;
-var OutcomeBuilder = class {
-  constructor(config2) {
-    this.config = config2;
-    this.scoredNames = scoredColumnNames(config2);
-    this.scoredChunks = this.scoredNames.map(() => void 0);
-  }
-  config;
-  ids = [];
-  questions = [];
-  tags = [];
-  goldKeys = [];
-  goldFound = [];
-  /**
-   * Growing columns as chunks of CHUNK_ROWS rows, unset rows NaN, joined once by `build`. Doubling one array instead
-   * copied and filled each column three times over, in buffers large enough to be fresh memory each time.
-   */
-  values = /* @__PURE__ */ new Map();
-  labelPairs = [];
-  noClaims = 0;
-  judgeErrors = 0;
-  judges = /* @__PURE__ */ new Map();
-  noRelevant = 0;
-  idsFromQuestion = 0;
-  retrievalByText = 0;
-  correctByRule = 0;
-  refusedByDetector = 0;
-  formats = /* @__PURE__ */ new Set();
-  scores = /* @__PURE__ */ new Map();
-  /** The columns `scoreQuestion` fills, by its index: their names, and each one's chunk of the row being scored. */
-  scoredNames;
-  scoredChunks;
-  /** The row being scored, for `put`. */
-  row = 0;
-  /** Stores the row's value in the column of `scoreQuestion`'s index `column`. */
-  put = (column2, value2) => {
-    const chunk = this.scoredChunks[column2] ??= this.chunkFor(this.scoredNames[column2], this.row);
-    chunk[this.row % CHUNK_ROWS] = value2;
-  };
-  /** Notes the format a file of the run was read as, for the report. */
-  readAs(format) {
-    this.formats.add(format);
-  }
-  add(record3, derivation) {
-    const row = this.ids.length;
-    if (derivation?.idFromQuestion) this.idsFromQuestion++;
-    if (derivation?.retrievalByText) this.retrievalByText++;
-    if (record3.correct === void 0 && record3.answer !== void 0 && record3.expected_answer !== void 0) this.correctByRule++;
-    if (record3.refused === void 0 && record3.answer !== void 0) this.refusedByDetector++;
-    this.ids.push(record3.id);
-    this.questions.push(record3.question);
-    this.tags.push(record3.tags ?? []);
-    this.goldKeys.push(goldKeyOf(record3));
-    if (record3.claims?.length === 0) this.noClaims++;
-    if (record3.judge_errors !== void 0 && record3.judge_errors.length > 0) this.judgeErrors++;
-    for (const [field2, judge] of Object.entries(record3.judged_by ?? {})) {
-      if (judge === void 0) continue;
-      const key = JSON.stringify([field2, judge.model, judge.prompt_version]);
-      const use = this.judges.get(key);
-      this.judges.set(key, {
-        field: field2,
-        model: judge.model,
-        promptVersion: judge.prompt_version,
-        questions: (use?.questions ?? 0) + 1
-      });
-    }
-    const ranking = judgedRanking(record3, this.config.judging);
-    if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
-    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids, ranking, this.config.retrievalOk.metric.k));
-    if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
-      this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
-    }
-    if (row % CHUNK_ROWS === 0) this.scoredChunks.fill(void 0);
-    this.row = row;
-    scoreQuestion(record3, this.config, ranking, this.put);
-    for (const [name, value2] of Object.entries(record3.scores ?? {})) {
-      if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
-      this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value2);
-    }
-  }
-  /** The chunk of column `name` that holds `row`, with the chunks before it. */
-  chunkFor(name, row) {
-    let chunks = this.values.get(name);
-    if (chunks === void 0) this.values.set(name, chunks = []);
-    const index = Math.floor(row / CHUNK_ROWS);
-    while (chunks.length <= index) chunks.push(new Float64Array(CHUNK_ROWS).fill(NaN));
-    return chunks[index];
-  }
-  build() {
-    const records = this.ids.length;
-    const columns = /* @__PURE__ */ new Map();
-    for (const [name, chunks] of this.values) {
-      const column2 = new Float64Array(records);
-      chunks.forEach((chunk, index) => {
-        const from = index * CHUNK_ROWS;
-        column2.set(from + CHUNK_ROWS <= records ? chunk : chunk.subarray(0, records - from), from);
-      });
-      column2.fill(NaN, chunks.length * CHUNK_ROWS);
-      columns.set(name, column2);
-    }
-    const questionRows = firstRowOf(this.ids);
-    const repeated = questionRows.firstRows.length < records;
-    const rows = repeated ? collapseRepeats(columns, questionRows) : void 0;
-    const pick2 = (values) => rows === void 0 ? values : Array.from(questionRows.firstRows, (row) => values[row]);
-    return {
-      size: questionRows.firstRows.length,
-      ids: pick2(this.ids),
-      questions: pick2(this.questions),
-      tags: pick2(this.tags),
-      goldKeys: pick2(this.goldKeys),
-      goldFound: pick2(this.goldFound),
-      columns: rows?.columns ?? columns,
-      ...rows === void 0 ? {} : { repeats: rows.repeats },
-      labelPairs: this.labelPairs,
-      noClaims: this.noClaims,
-      judgeErrors: this.judgeErrors,
-      judges: [...this.judges.values()],
-      noRelevant: this.noRelevant,
-      idsFromQuestion: this.idsFromQuestion,
-      retrievalByText: this.retrievalByText,
-      correctByRule: this.correctByRule,
-      refusedByDetector: this.refusedByDetector,
-      formats: [...this.formats],
-      scores: this.scores
-    };
-  }
-};
-function firstRowOf(ids2) {
-  const questionOf = new Int32Array(ids2.length);
-  const indexOf = /* @__PURE__ */ new Map();
-  const firstRows = [];
-  ids2.forEach((id, row) => {
-    let question = indexOf.get(id);
-    if (question === void 0) {
-      question = firstRows.length;
-      indexOf.set(id, question);
-      firstRows.push(row);
-    }
-    questionOf[row] = question;
-  });
-  return { questionOf, firstRows: Int32Array.from(firstRows) };
-}
-function collapseRepeats(recordColumns, { questionOf, firstRows }) {
-  const size = firstRows.length;
-  const runs = new Float64Array(size);
-  for (const question of questionOf) runs[question]++;
-  const columns = /* @__PURE__ */ new Map();
-  const counts = /* @__PURE__ */ new Map();
-  const binary = /* @__PURE__ */ new Set();
-  for (const [name, values] of recordColumns) {
-    const sums = new Float64Array(size);
-    const carried = new Float64Array(size);
-    let zeroOne = true;
-    values.forEach((value2, row) => {
-      if (Number.isNaN(value2)) return;
-      if (value2 !== 0 && value2 !== 1) zeroOne = false;
-      sums[questionOf[row]] += value2;
-      carried[questionOf[row]]++;
-    });
-    for (let question = 0; question < size; question++) sums[question] = carried[question] === 0 ? NaN : sums[question] / carried[question];
-    columns.set(name, sums);
-    counts.set(name, carried);
-    if (zeroOne) binary.add(name);
-  }
-  return { columns, repeats: { runs, counts, binary } };
-}
-function column(outcomes, name) {
-  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
-}
-function repeatCount(outcomes, name) {
-  const counts = outcomes.repeats?.counts.get(name);
-  if (counts !== void 0) return counts;
-  return Float64Array.from(column(outcomes, name), (value2) => Number.isNaN(value2) ? 0 : 1);
-}
-function withRowsOf(run2, replacement) {
-  if (replacement.size === 0) return run2;
-  const rowOf = new Map(run2.ids.map((id, row) => [id, row]));
-  const goldKeys = [...run2.goldKeys];
-  const goldFound = [...run2.goldFound];
-  const names = [.../* @__PURE__ */ new Set([...run2.columns.keys(), ...replacement.columns.keys()])];
-  const columns = new Map(names.map((name) => [name, Float64Array.from(column(run2, name))]));
-  const replacing = names.map((name) => [columns.get(name), column(replacement, name)]);
-  const counts = run2.repeats === void 0 ? void 0 : new Map(names.map((name) => [name, Float64Array.from(repeatCount(run2, name))]));
-  const replacingCounts = counts === void 0 ? [] : names.map((name) => [counts.get(name), repeatCount(replacement, name)]);
-  replacement.ids.forEach((id, from) => {
-    const row = rowOf.get(id);
-    if (row === void 0) return;
-    goldKeys[row] = replacement.goldKeys[from];
-    goldFound[row] = replacement.goldFound[from];
-    for (const [to, values] of replacing) to[row] = values[from];
-    for (const [to, values] of replacingCounts) to[row] = values[from];
-  });
-  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, counts };
-  return { ...run2, goldKeys, goldFound, columns, ...repeats === void 0 ? {} : { repeats } };
-}
-function withoutQuestions(run2, ids2) {
-  const kept = [];
-  const leftOut = [];
-  run2.ids.forEach((id, row) => ids2.has(id) ? leftOut.push(id) : kept.push(row));
-  if (leftOut.length === 0) return { outcomes: run2, leftOut };
-  const pick2 = (values) => kept.map((row) => values[row]);
-  const keep = (values) => Float64Array.from(kept, (row) => values[row]);
-  const columns = new Map([...run2.columns].map(([name, values]) => [name, keep(values)]));
-  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, runs: keep(run2.repeats.runs), counts: new Map([...run2.repeats.counts].map(([name, values]) => [name, keep(values)])) };
-  return {
-    outcomes: {
-      ...run2,
-      ...repeats === void 0 ? {} : { repeats },
-      size: kept.length,
-      ids: pick2(run2.ids),
-      questions: pick2(run2.questions),
-      tags: pick2(run2.tags),
-      goldKeys: pick2(run2.goldKeys),
-      goldFound: kept.map((row) => run2.goldFound[row]),
-      columns
-    },
-    leftOut
-  };
-}
-
-// src/core/scoring/repeats.ts
-function chooseRatio(n, m, k) {
-  if (n < k) return 0;
-  let ratio2 = 1;
-  for (let i = 0; i < k; i++) ratio2 *= (n - i) / (m - i);
-  return ratio2;
-}
-function passAtK(passes, runs, k) {
-  return { atK: 1 - chooseRatio(runs - passes, runs, k), hatK: chooseRatio(passes, runs, k) };
-}
-function binaryOutcomes(outcomes, binary) {
-  const names = [
-    ...new Set(GATED_TESTS.map((test) => test.column)),
-    ...[...outcomes.scores].filter(([, kind]) => kind === "boolean").map(([name]) => scoreMetric(name))
-  ];
-  return names.filter((name) => binary.has(name));
-}
-function summarizeRepeats(outcomes) {
-  const { repeats } = outcomes;
-  if (repeats === void 0) return void 0;
-  const runsPerQuestion = {};
-  let records = 0;
-  for (const runs of repeats.runs) {
-    records += runs;
-    runsPerQuestion[runs] = (runsPerQuestion[runs] ?? 0) + 1;
-  }
-  const flakyOn = /* @__PURE__ */ new Map();
-  const summaries = binaryOutcomes(outcomes, repeats.binary).map((metric) => {
-    const rates = column(outcomes, metric);
-    const counts = repeatCount(outcomes, metric);
-    let k = Infinity;
-    for (const runs of counts) if (runs > 0) k = Math.min(k, runs);
-    let repeated = 0;
-    let flaky = 0;
-    let carried = 0;
-    let atK = 0;
-    let hatK = 0;
-    for (let row = 0; row < outcomes.size; row++) {
-      const runs = counts[row];
-      if (runs === 0) continue;
-      const passes = Math.round(rates[row] * runs);
-      carried++;
-      const estimate = passAtK(passes, runs, k);
-      atK += estimate.atK;
-      hatK += estimate.hatK;
-      if (runs < 2) continue;
-      repeated++;
-      if (passes > 0 && passes < runs) {
-        flaky++;
-        const flakyRow = flakyOn.get(row) ?? {};
-        flakyRow[metric] = { passes, runs };
-        flakyOn.set(row, flakyRow);
-      }
-    }
-    return {
-      metric,
-      repeated,
-      flaky,
-      flakyRate: repeated === 0 ? null : flaky / repeated,
-      k: Number.isFinite(k) ? k : 0,
-      passAtK: carried === 0 ? null : atK / carried,
-      passHatK: carried === 0 ? null : hatK / carried
-    };
-  });
-  const flakyQuestions = [...flakyOn.keys()].sort((a, b) => a - b).map((row) => ({ id: outcomes.ids[row], question: outcomes.questions[row], outcomes: flakyOn.get(row) }));
-  return { records, questions: outcomes.size, runsPerQuestion, outcomes: summaries, flakyQuestions };
-}
-
-// src/core/scoring/decomposition.ts
-init_entry_url();
-var ratio = (part, whole) => whole === 0 ? null : part / whole;
-var SMALL_SPLIT = 10;
-function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
-  let nGood = 0;
-  let correctGood = 0;
-  let nBad = 0;
-  let correctBad = 0;
-  let closedAll = 0;
-  let closedAllRight = 0;
-  let closedFailed = 0;
-  let closedFailedRight = 0;
-  for (let i = 0; i < correct.length; i++) {
-    const ok2 = retrievalOk[i];
-    const right = correct[i];
-    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
-    if (ok2 === 1) {
-      nGood++;
-      correctGood += right;
-    } else {
-      nBad++;
-      correctBad += right;
-    }
-    const closed = closedBookCorrect[i];
-    if (!Number.isNaN(closed)) {
-      closedAll++;
-      closedAllRight += closed;
-      if (ok2 === 0) {
-        closedFailed++;
-        closedFailedRight += closed;
-      }
-    }
-  }
-  const n = nGood + nBad;
-  const r = ratio(nGood, n);
-  const gGood = ratio(correctGood, nGood);
-  const gBad = ratio(correctBad, nBad);
-  const e2e = ratio(correctGood + correctBad, n);
-  const warnings = [];
-  let e2eCheck = null;
-  let ceiling = null;
-  let productModelG = null;
-  let productModelBias = null;
-  if (r !== null) {
-    const bad = (1 - r) * (gBad ?? 0);
-    e2eCheck = r * (gGood ?? 0) + bad;
-    ceiling = r + bad;
-    if (r > 0) {
-      productModelG = e2e / r;
-      productModelBias = bad / r;
-      if (productModelG > 1) {
-        warnings.push(
-          `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad.toFixed(4)}).`
-        );
-      }
-    }
-  }
-  const rLowerBound = gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
-  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  if (nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
-  if (nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
-  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
-}
-
-// src/core/stats/noise-floor.ts
-init_entry_url();
-function noiseDiscordance(basePasses, baseRuns, headPasses, headRuns) {
-  const steady = (passes2, runs) => passes2 === 0 || passes2 === runs;
-  if (steady(basePasses, baseRuns) && steady(headPasses, headRuns)) return { lower: 0, higher: 0 };
-  const passes = basePasses + headPasses;
-  const first = Math.max(0, passes - headRuns);
-  const last = Math.min(baseRuns, passes);
-  const logWeights = [];
-  let log2 = 0;
-  for (let b = first; b <= last; b++) {
-    logWeights.push(log2);
-    log2 += Math.log(baseRuns - b) + Math.log(passes - b) - Math.log(b + 1) - Math.log(headRuns - passes + b + 1);
-  }
-  const top = Math.max(...logWeights);
-  let total = 0;
-  let lower = 0;
-  let higher = 0;
-  logWeights.forEach((logWeight, i) => {
-    const b = first + i;
-    const h = passes - b;
-    const weight = Math.exp(logWeight - top);
-    total += weight;
-    if (h * baseRuns < b * headRuns) lower += weight;
-    else if (h * baseRuns > b * headRuns) higher += weight;
-  });
-  return { lower: lower / total, higher: higher / total };
-}
-
-// src/core/stats/randomization.ts
-init_entry_url();
-
-// src/core/stats/random.ts
-init_entry_url();
-function cyrb128(text4) {
-  let h1 = 1779033703;
-  let h2 = 3144134277;
-  let h3 = 1013904242;
-  let h4 = 2773480762;
-  for (let i = 0; i < text4.length; i++) {
-    const k = text4.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
-  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
-  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
-  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
-  h1 ^= h2 ^ h3 ^ h4;
-  h2 ^= h1;
-  h3 ^= h1;
-  h4 ^= h1;
-  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
-}
-function seedWords(seed) {
-  if (typeof seed === "number") {
-    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
-    return cyrb128(`\0number:${String(seed)}`);
-  }
-  return cyrb128(seed);
-}
-function startState([a, b, c, d]) {
-  return (a | b | c | d) === 0 ? [1, 0, 0, 0] : [a | 0, b | 0, c | 0, d | 0];
-}
-var TWO_POW_32 = 4294967296;
-var LEMIRE_MAX_BOUND = 2097152;
-var Random = class {
-  s0;
-  s1;
-  s2;
-  s3;
-  constructor(seed) {
-    [this.s0, this.s1, this.s2, this.s3] = startState(seedWords(seed));
-  }
-  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
-  nextUint32() {
-    const s1 = this.s1;
-    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-    const t = s1 << 9;
-    this.s2 ^= this.s0;
-    this.s3 ^= s1;
-    this.s1 = s1 ^ this.s2;
-    this.s0 ^= this.s3;
-    this.s2 ^= t;
-    this.s3 = rotl(this.s3, 11);
-    return result >>> 0;
-  }
-  /**
-   * Uniform integer in [0, bound), without modulo bias, for 1 < bound < 2^32.
-   * Lemire's multiply-and-reject (exact in doubles while bound < 2^21), otherwise classic threshold rejection.
-   */
-  nextBelow(bound) {
-    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
-      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
-    }
-    if (bound <= LEMIRE_MAX_BOUND) {
-      let product = this.nextUint32() * bound;
-      let high = Math.floor(product / TWO_POW_32);
-      if (product - high * TWO_POW_32 < bound) {
-        const threshold = TWO_POW_32 % bound;
-        while (product - high * TWO_POW_32 < threshold) {
-          product = this.nextUint32() * bound;
-          high = Math.floor(product / TWO_POW_32);
-        }
-      }
-      return high;
-    }
-    const limit = TWO_POW_32 - TWO_POW_32 % bound;
-    let word = this.nextUint32();
-    while (word >= limit) word = this.nextUint32();
-    return word % bound;
-  }
-  /**
-   * The sum of `draws` values of `values` drawn uniformly with replacement, in draw order.
-   *
-   * Up to 2^21 values, index j is ?w_j?n / 2^32? for the next `draws` words w_j of the stream (exact in doubles),
-   * and a word whose low part w_j?n mod 2^32 falls below 2^32 mod n is redrawn, from the words after the batch,
-   * so every index is exactly equally likely (Lemire's multiply-and-reject); beyond 2^21 values, each index is
-   * {@link nextBelow}. The generator runs inside the loop (fillUint32's step, written out again): no word is stored
-   * unless a redraw needs the batch's remaining words first (a chance of at most draws?n / 2^32).
-   */
-  sumOfDraws(values, draws) {
-    const n = values.length;
-    let sum = 0;
-    if (n > LEMIRE_MAX_BOUND) {
-      for (let i2 = 0; i2 < draws; i2++) sum += values[this.nextBelow(n)];
-      return sum;
-    }
-    const rejectBelow = TWO_POW_32 % n;
-    let s0 = this.s0;
-    let s1 = this.s1;
-    let s2 = this.s2;
-    let s3 = this.s3;
-    let i = 0;
-    for (; i < draws; i++) {
-      const product = (Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0) * n;
-      const t = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= t;
-      s3 = rotl(s3, 11);
-      const index = Math.floor(product / TWO_POW_32);
-      if (product - index * TWO_POW_32 < rejectBelow) break;
-      sum += values[index];
-    }
-    this.s0 = s0;
-    this.s1 = s1;
-    this.s2 = s2;
-    this.s3 = s3;
-    if (i === draws) return sum;
-    const rest = new Uint32Array(draws - i - 1);
-    this.fillUint32(rest);
-    sum += values[this.acceptedIndex(this.nextUint32() * n, n, rejectBelow)];
-    for (const word of rest) sum += values[this.acceptedIndex(word * n, n, rejectBelow)];
-    return sum;
-  }
-  /** ?product / 2^32? for product = word?n, the word redrawn from the stream while the low part is below `rejectBelow`. */
-  acceptedIndex(product, n, rejectBelow) {
-    let index = Math.floor(product / TWO_POW_32);
-    while (product - index * TWO_POW_32 < rejectBelow) {
-      product = this.nextUint32() * n;
-      index = Math.floor(product / TWO_POW_32);
-    }
-    return index;
-  }
-  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
-  fillUint32(target) {
-    let s0 = this.s0;
-    let s1 = this.s1;
-    let s2 = this.s2;
-    let s3 = this.s3;
-    for (let i = 0; i < target.length; i++) {
-      target[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-      const t = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= t;
-      s3 = rotl(s3, 11);
-    }
-    this.s0 = s0;
-    this.s1 = s1;
-    this.s2 = s2;
-    this.s3 = s3;
-  }
-};
-function rotl(x, k) {
-  return x << k | x >>> 32 - k;
-}
-var DEFAULT_SEED = "rag-gate";
-
-// src/core/stats/randomization.ts
-var DEFAULT_PERMUTATIONS = 1e4;
-var MAX_PERMUTATIONS = 1e6;
-var UNDECIDED_WITHIN_SE = 3;
-var TIE_TOLERANCE = 1e-9;
-function pairedRandomizationTest(paired2, options = {}) {
-  const { n, meanBase, meanHead, differences } = paired2;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += differences[i];
-  const delta = n === 0 ? NaN : sum / n;
-  return { n, meanBase, meanHead, delta, ...signFlipPValue(differences, options) };
-}
-function signFlipTailBound(differences) {
-  let largest = 0;
-  for (let i = 0; i < differences.length; i++) largest = Math.max(largest, Math.abs(differences[i]));
-  if (largest === 0) return 1;
-  let sum = 0;
-  let absoluteSum = 0;
-  let squares = 0;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i] / largest;
-    sum += d;
-    absoluteSum += Math.abs(d);
-    squares += d * d;
-  }
-  const t = Math.abs(sum) - TIE_TOLERANCE * absoluteSum;
-  return t > 0 ? Math.min(1, Math.max(Number.MIN_VALUE, 2 * Math.exp(-(t * t) / (2 * squares)))) : 1;
-}
-function signFlipPValue(differences, options = {}) {
-  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
-  if (!Number.isInteger(permutations) || permutations < 1) {
-    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
-  }
-  const alpha = options.alpha;
-  if (alpha !== void 0 && !(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  let nonZero = 0;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
-    if (d !== 0) nonZero++;
-  }
-  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0, tailBound: false };
-  const bound = signFlipTailBound(differences);
-  if (bound < 1 / (1 + permutations) && (alpha === void 0 || bound < alpha)) return { pValue: bound, permutations: 0, monteCarloSE: 0, tailBound: true };
-  const words = Math.ceil(nonZero / 32);
-  const padded = new Float64Array(words * 32);
-  let absoluteSum = 0;
-  for (let i = 0, k = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (d !== 0) {
-      padded[k++] = d;
-      absoluteSum += Math.abs(d);
-    }
-  }
-  const table2 = new Float64Array(words * 8 * 16);
-  for (let group = 0; group < words * 8; group++) {
-    const d0 = padded[group * 4];
-    const d1 = padded[group * 4 + 1];
-    const d2 = padded[group * 4 + 2];
-    const d3 = padded[group * 4 + 3];
-    for (let mask = 0; mask < 16; mask++) {
-      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
-    }
-  }
-  const signs = new Uint32Array(words);
-  const observed = Math.abs(signedSum(table2, signs));
-  const threshold = observed - TIE_TOLERANCE * absoluteSum;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  let extreme = 0;
-  let drawn = 0;
-  const draw = (count2) => {
-    for (let p = 0; p < count2; p++) {
-      random.fillUint32(signs);
-      if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
-    }
-    drawn += count2;
-  };
-  const result = () => {
-    const pValue = (1 + extreme) / (1 + drawn);
-    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt(pValue * (1 - pValue) / drawn), tailBound: false };
-  };
-  draw(permutations);
-  let current = result();
-  while (alpha !== void 0 && Math.abs(current.pValue - alpha) <= UNDECIDED_WITHIN_SE * current.monteCarloSE && drawn < MAX_PERMUTATIONS) {
-    draw(Math.min(drawn, MAX_PERMUTATIONS - drawn));
-    current = result();
-  }
-  return current;
-}
-function signedSum(table2, signs) {
-  let low = 0;
-  let high = 0;
-  for (let w = 0; w < signs.length; w++) {
-    const bits = signs[w];
-    const o = w * 128;
-    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
-    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
-  }
-  return low + high;
-}
-
-// src/core/scoring/summary.ts
-init_entry_url();
-
-// src/core/stats/kappa.ts
-init_entry_url();
-var KAPPA_FLOOR = 0.6;
-function cohensKappa(pairs) {
-  const n = pairs.length;
-  if (n === 0) return null;
-  const firstCounts = /* @__PURE__ */ new Map();
-  const secondCounts = /* @__PURE__ */ new Map();
-  const confusion = {};
-  let agree = 0;
-  for (const [first, second] of pairs) {
-    if (first === second) agree++;
-    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
-    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
-    const row = confusion[first] ??= {};
-    row[second] = (row[second] ?? 0) + 1;
-  }
-  let expected = 0;
-  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
-  const observed = agree / n;
-  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
-  return { kappa, observed, expected, n, confusion };
-}
-
-// src/core/stats/wilson.ts
-init_entry_url();
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
-}
-
-// src/core/stats/bootstrap.ts
-init_entry_url();
-
-// src/core/stats/multinomial.ts
-init_entry_url();
-var import_math_base_special_gammaln = __toESM(require_lib65(), 1);
-var MODE_SEARCH_FROM = 16;
-function uniform53(random) {
-  const high = random.nextUint32() >>> 5;
-  const low = random.nextUint32() >>> 6;
-  return (high * 67108864 + low) / 9007199254740992;
-}
-var BinomialSampler = class {
-  constructor(random, maxTrials) {
-    this.random = random;
-    this.logFactorials = new Float64Array(maxTrials + 1).fill(NaN);
-  }
-  random;
-  /** ln k! for k up to the largest number of trials, each computed when first needed. */
-  logFactorials;
-  logFactorial(k) {
-    let value2 = this.logFactorials[k];
-    if (Number.isNaN(value2)) this.logFactorials[k] = value2 = (0, import_math_base_special_gammaln.default)(k + 1);
-    return value2;
-  }
-  /** One draw from Binomial(trials, p), for 0 < trials < maxTrials and 0 < p < 1. */
-  draw(trials, p) {
-    if (trials === 0 || p === 0) return 0;
-    if (p === 1) return trials;
-    if (p > 0.5) return trials - this.draw(trials, 1 - p);
-    const random = this.random;
-    const odds = p / (1 - p);
-    if (trials * p < MODE_SEARCH_FROM) {
-      const start = Math.exp(trials * Math.log1p(-p));
-      for (; ; ) {
-        let u = uniform53(random);
-        let probability = start;
-        for (let k = 0; k <= trials; k++) {
-          if (u < probability) return k;
-          u -= probability;
-          probability *= (trials - k) / (k + 1) * odds;
-        }
-      }
-    }
-    const mode = Math.floor((trials + 1) * p);
-    const atMode = Math.exp(
-      this.logFactorial(trials) - this.logFactorial(mode) - this.logFactorial(trials - mode) + mode * Math.log(p) + (trials - mode) * Math.log1p(-p)
-    );
-    for (; ; ) {
-      let u = uniform53(random);
-      if (u < atMode) return mode;
-      u -= atMode;
-      let below = mode;
-      let above = mode;
-      let belowProbability = atMode;
-      let aboveProbability = atMode;
-      while (below > 0 || above < trials) {
-        if (below > 0) {
-          belowProbability *= below / (trials - below + 1) / odds;
-          below--;
-          if (u < belowProbability) return below;
-          u -= belowProbability;
-        }
-        if (above < trials) {
-          aboveProbability *= (trials - above) / (above + 1) * odds;
-          above++;
-          if (u < aboveProbability) return above;
-          u -= aboveProbability;
-        }
-      }
-    }
-  }
-};
-function drawMultinomial(binomial, trials, sizes, rest, out) {
-  let units = rest;
-  for (let j = 0; j < sizes.length; j++) units += sizes[j];
-  let left = trials;
-  for (let j = 0; j < sizes.length; j++) {
-    const size = sizes[j];
-    const count2 = left === 0 ? 0 : size === units ? left : binomial.draw(left, size / units);
-    out[j] = count2;
-    left -= count2;
-    units -= size;
-  }
-  return left;
-}
-
-// src/core/stats/bootstrap.ts
-var DEFAULT_RESAMPLES = 2e3;
-function bootstrapMeanCIs(samples, options = {}) {
-  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const level = options.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
-  }
-  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = samples[0]?.length ?? 0;
-  const tail = (1 - level) / 2;
-  return samples.map((values, index) => {
-    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
-    if (n === 0) return [NaN, NaN];
-    const first = values[0];
-    let allEqual = true;
-    for (let i = 0; i < n; i++) {
-      const v = values[i];
-      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
-      if (v !== first) allEqual = false;
-    }
-    if (allEqual) return [first, first];
-    const means = resampleMeans(values, resamples, options.seed ?? DEFAULT_SEED);
-    means.sort();
-    return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
-  });
-}
-var COUNTED_FROM = 8;
-function resampleMeans(values, resamples, seed) {
-  const n = values.length;
-  const units = /* @__PURE__ */ new Map();
-  for (let i = 0; i < n; i++) units.set(values[i], (units.get(values[i]) ?? 0) + 1);
-  const counted = [...units].filter(([, size]) => size >= COUNTED_FROM).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  const countedValues = Float64Array.from(counted, ([value2]) => value2);
-  const sizes = Int32Array.from(counted, ([, size]) => size);
-  const countedSet = new Set(countedValues);
-  const rare = Float64Array.from(Array.prototype.filter.call(values, (v) => !countedSet.has(v)));
-  const random = new Random(seed);
-  const binomial = new BinomialSampler(random, n);
-  const counts = new Int32Array(sizes.length);
-  const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    const left = drawMultinomial(binomial, n, sizes, rare.length, counts);
-    let sum = 0;
-    for (let j = 0; j < sizes.length; j++) sum += counts[j] * countedValues[j];
-    if (left > 0) sum += random.sumOfDraws(rare, left);
-    means[r] = sum / n;
-  }
-  return means;
-}
-function quantileSorted(sorted, q) {
-  const position = (sorted.length - 1) * q;
-  const below = Math.floor(position);
-  const above = Math.min(below + 1, sorted.length - 1);
-  const lower = sorted[below];
-  const upper = sorted[above];
-  return lower + (position - below) * (upper - lower);
-}
-
-// src/core/scoring/summary.ts
-function mean2(values, rows) {
-  let n = 0;
-  let sum = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const value2 = values[rows[j]];
-    if (Number.isNaN(value2)) continue;
-    n++;
-    sum += value2;
-  }
-  return { value: n === 0 ? null : sum / n, n };
-}
-function proportion(values, rows, hit, keep = () => true, rates) {
-  let n = 0;
-  let count2 = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value2 = values[row];
-    if (Number.isNaN(value2) || !keep(row)) continue;
-    n++;
-    if (rates && hit(1) && !hit(0)) count2 += value2;
-    else if (hit(value2)) count2++;
-  }
-  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
-}
-var isOne2 = (value2) => value2 === 1;
-function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
-  const metrics = {};
-  const rates = (name) => outcomes.repeats?.binary.has(name) === true;
-  for (const metric of config2.retrievalMetrics) {
-    const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2, void 0, rates(metric.name)) : mean2(values, rows);
-  }
-  const answerable = column(outcomes, "answerable");
-  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
-  for (const metric of ANSWER_METRICS) {
-    const values = column(outcomes, metric.column);
-    const { aggregate } = metric;
-    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among], rates(metric.column));
-  }
-  for (const [name, kind] of outcomes.scores) {
-    const values = column(outcomes, scoreMetric(name));
-    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2, void 0, rates(scoreMetric(name))) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
-  }
-  return metrics;
-}
-function meanWithInterval(values, rows) {
-  const summary2 = mean2(values, rows);
-  if (summary2.n === 0) return summary2;
-  const present = [];
-  for (let j = 0; j < rows.length; j++) {
-    const value2 = values[rows[j]];
-    if (!Number.isNaN(value2)) present.push(value2);
-  }
-  return { ...summary2, ci: bootstrapMeanCIs([present])[0] };
-}
-function allRows(size) {
-  const rows = new Int32Array(size);
-  for (let i = 0; i < size; i++) rows[i] = i;
-  return rows;
-}
-function rowsByTag(outcomes) {
-  const byTag = /* @__PURE__ */ new Map();
-  outcomes.tags.forEach((tags, row) => {
-    for (const tag of new Set(tags)) {
-      const rows = byTag.get(tag) ?? [];
-      rows.push(row);
-      byTag.set(tag, rows);
-    }
-  });
-  return new Map([...byTag].sort(byKey));
-}
-function provenanceOf(outcomes) {
-  return {
-    idsFromQuestion: outcomes.idsFromQuestion,
-    retrievalByText: outcomes.retrievalByText,
-    correctByRule: outcomes.correctByRule,
-    refusedByDetector: outcomes.refusedByDetector,
-    formats: outcomes.formats,
-    scores: Object.fromEntries(outcomes.scores)
-  };
-}
-function summarizeRun(outcomes, config2) {
-  const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
-  const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
-  const warnings = [...decomposition.warnings];
-  if (outcomes.repeats !== void 0 && decomposition.n > 0) {
-    warnings.push(
-      "questions were run several times: the decomposition puts a question on the retrieval-ok side only when retrieval was ok in every run, and g is the mean pass rate on each side."
-    );
-  }
-  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
-    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(
-      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
-    );
-  }
-  let unanswerable = 0;
-  for (const value2 of answerable) if (value2 === 0) unanswerable++;
-  const repeats = summarizeRepeats(outcomes);
-  return {
-    ...repeats === void 0 ? {} : { repeats },
-    questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
-    decomposition,
-    judgeAgreement,
-    byTag,
-    provenance: provenanceOf(outcomes),
-    warnings
-  };
-}
-
-// src/core/stats/classical.ts
-init_entry_url();
-var import_stats_base_dists_normal_cdf = __toESM(require_lib72(), 1);
-var import_stats_base_dists_t_cdf = __toESM(require_lib126(), 1);
-function pairedTTest(differences) {
-  const n = differences.length;
-  if (n < 2) return null;
-  let sum = 0;
-  let allEqual = true;
-  for (let i = 0; i < n; i++) {
-    sum += differences[i];
-    if (differences[i] !== differences[0]) allEqual = false;
-  }
-  if (allEqual) return null;
-  const mean3 = sum / n;
-  let squares = 0;
-  for (let i = 0; i < n; i++) squares += (differences[i] - mean3) ** 2;
-  if (squares === 0) return null;
-  const df = n - 1;
-  const statistic = mean3 / Math.sqrt(squares / df / n);
-  return { kind: "t", statistic, df, pValue: Math.min(1, 2 * (0, import_stats_base_dists_t_cdf.default)(-Math.abs(statistic), df)) };
-}
-var WILCOXON_EXACT_MAX = 50;
-var WILCOXON_PERMUTATION_MAX = 13;
-function wilcoxonSignedRank(differences) {
-  const n = differences.length;
-  const nonZero = [];
-  for (let i = 0; i < n; i++) if (differences[i] !== 0) nonZero.push(differences[i]);
-  const m = nonZero.length;
-  if (m === 0) return null;
-  const { ranks, tieTerm } = averageRanks(nonZero.map(Math.abs));
-  let rPlus = 0;
-  let rankSum = 0;
-  for (let i = 0; i < m; i++) {
-    rankSum += ranks[i];
-    if (nonZero[i] > 0) rPlus += ranks[i];
-  }
-  const statistic = Math.min(rPlus, rankSum - rPlus);
-  const tied = tieTerm > 0;
-  if (n <= WILCOXON_EXACT_MAX && !tied && m === n) {
-    const { lower, upper } = exactTails(m, rPlus);
-    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "exact" };
-  }
-  if (n <= WILCOXON_PERMUTATION_MAX) {
-    const { lower, upper } = enumeratedTails(ranks, rPlus);
-    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "permutation" };
-  }
-  const mean3 = m * (m + 1) / 4;
-  const sd = Math.sqrt((m * (m + 1) * (2 * m + 1) - tieTerm / 2) / 24);
-  const z3 = (rPlus - mean3) / sd;
-  return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * (0, import_stats_base_dists_normal_cdf.default)(-Math.abs(z3), 0, 1)), method: "normal" };
-}
-function averageRanks(values) {
-  const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
-  const ranks = new Array(values.length);
-  let tieTerm = 0;
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && values[order[end]] === values[order[start]]) end++;
-    const t = end - start;
-    for (let k = start; k < end; k++) ranks[order[k]] = (start + 1 + end) / 2;
-    tieTerm += t * t * t - t;
-    start = end;
-  }
-  return { ranks, tieTerm };
-}
-function exactTails(m, rPlus) {
-  const max = m * (m + 1) / 2;
-  const counts = new Float64Array(max + 1);
-  counts[0] = 1;
-  for (let rank = 1; rank <= m; rank++) for (let sum = max; sum >= rank; sum--) counts[sum] += counts[sum - rank];
-  let lower = 0;
-  let upper = 0;
-  for (let sum = 0; sum <= max; sum++) {
-    if (sum <= rPlus) lower += counts[sum];
-    if (sum >= rPlus) upper += counts[sum];
-  }
-  const total = 2 ** m;
-  return { lower: lower / total, upper: upper / total };
-}
-function enumeratedTails(ranks, rPlus) {
-  const m = ranks.length;
-  let lower = 0;
-  let upper = 0;
-  for (let mask = 0; mask < 2 ** m; mask++) {
-    let sum = 0;
-    for (let i = 0; i < m; i++) if (mask & 1 << i) sum += ranks[i];
-    if (sum <= rPlus) lower++;
-    if (sum >= rPlus) upper++;
-  }
-  return { lower: lower / 2 ** m, upper: upper / 2 ** m };
-}
-
-// src/core/stats/holm.ts
-init_entry_url();
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  pValues.forEach((p, i) => {
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} must be in [0, 1], got ${p}`);
-  });
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
-
-// src/core/stats/mcnemar.ts
-init_entry_url();
-var import_math_base_special_gammainc = __toESM(require_lib118(), 1);
-var import_stats_base_dists_beta_quantile = __toESM(require_lib137(), 1);
-var import_stats_base_dists_binomial_cdf = __toESM(require_lib139(), 1);
-var MCNEMAR_EXACT_THRESHOLD = 25;
-function discordantOddsRatio(fixed, broken, level = 0.95) {
-  const discordant = fixed + broken;
-  if (discordant === 0) return { oddsRatio: NaN, ci: [NaN, NaN] };
-  const tail = (1 - level) / 2;
-  const lower = fixed === 0 ? 0 : (0, import_stats_base_dists_beta_quantile.default)(tail, fixed, broken + 1);
-  const upper = broken === 0 ? 1 : (0, import_stats_base_dists_beta_quantile.default)(1 - tail, fixed + 1, broken);
-  const odds = (pi) => pi === 1 ? Infinity : pi / (1 - pi);
-  return { oddsRatio: broken === 0 ? Infinity : fixed / broken, ci: [odds(lower), odds(upper)] };
-}
-function mcnemarUsesExact(discordant) {
-  return discordant < MCNEMAR_EXACT_THRESHOLD;
-}
-function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0, options = {}) {
-  for (const [name, value2] of [
-    ["fixed", fixed],
-    ["broken", broken],
-    ["bothRight", bothRight],
-    ["bothWrong", bothWrong]
-  ]) {
-    if (!Number.isSafeInteger(value2) || value2 < 0) {
-      throw new RangeError(`${name} must be a non-negative integer, got ${value2}`);
-    }
-  }
-  const discordant = fixed + broken;
-  const decidedBy = mcnemarUsesExact(discordant) ? options.smallSample ?? "exact" : "chi2";
-  const { oddsRatio, ci: oddsRatioCI } = discordantOddsRatio(fixed, broken);
-  const counts = { fixed, broken, bothRight, bothWrong, discordant, oddsRatio, oddsRatioCI };
-  if (discordant === 0) return { ...counts, chi2: 0, chi2PValue: 1, exactPValue: 1, midPValue: 1, pValue: 1, decidedBy };
-  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
-  const chi2 = corrected * corrected / discordant;
-  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
-  const smaller = Math.min(fixed, broken);
-  const lowerTail = (0, import_stats_base_dists_binomial_cdf.default)(smaller, discordant, 0.5);
-  const exactPValue = Math.min(1, 2 * lowerTail);
-  const atSmaller = lowerTail - (smaller === 0 ? 0 : (0, import_stats_base_dists_binomial_cdf.default)(smaller - 1, discordant, 0.5));
-  const midPValue = fixed === broken ? 1 : Math.min(1, 2 * lowerTail - atSmaller);
-  const pValue = decidedBy === "exact" ? exactPValue : decidedBy === "mid-p" ? midPValue : chi2PValue;
-  return { ...counts, chi2, chi2PValue, exactPValue, midPValue, pValue, decidedBy };
-}
-
-// src/core/stats/mean-interval.ts
-init_entry_url();
-var import_stats_base_dists_t_quantile = __toESM(require_lib140(), 1);
-var STUDENT_T_BELOW = 100;
-function intervalMethod(n) {
-  return n < STUDENT_T_BELOW ? "student-t" : "percentile-bootstrap";
-}
-function studentTInterval(values, level = 0.95) {
-  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = values.length;
-  if (n === 0) return [NaN, NaN];
-  let sum = 0;
-  let allEqual = true;
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
-    if (v !== values[0]) allEqual = false;
-    sum += v;
-  }
-  if (allEqual) return [values[0], values[0]];
-  const mean3 = sum / n;
-  let squares = 0;
-  for (let i = 0; i < n; i++) squares += (values[i] - mean3) ** 2;
-  const halfWidth = (0, import_stats_base_dists_t_quantile.default)((1 + level) / 2, n - 1) * Math.sqrt(squares / (n - 1) / n);
-  return [mean3 - halfWidth, mean3 + halfWidth];
-}
-function meanIntervals(samples, options = {}) {
-  const n = samples[0]?.length ?? 0;
-  const method = intervalMethod(n);
-  if (method === "percentile-bootstrap") return bootstrapMeanCIs(samples, { seed: options.seed }).map((ci) => ({ ci, method }));
-  return samples.map((values, index) => {
-    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
-    return { ci: studentTInterval(values), method };
-  });
-}
-function pairedRateInterval(fixed, broken, n) {
-  const differences = new Float64Array(n);
-  differences.fill(1, 0, fixed).fill(-1, fixed, fixed + broken);
-  return meanIntervals([differences])[0];
-}
-
-// src/core/stats/power.ts
-init_entry_url();
-var import_stats_base_dists_normal_quantile = __toESM(require_lib143(), 1);
-function z(q) {
-  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
-}
-function checkAlphaPower(alpha, power) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
-}
-function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
-  checkAlphaPower(alpha, power);
-  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
-    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
-  }
-  const psi = pFixed + pBroken;
-  const delta = pFixed - pBroken;
-  if (delta === 0) return Infinity;
-  const root2 = z(1 - alpha / 2) * Math.sqrt(psi) + z(power) * Math.sqrt(Math.max(0, psi - delta * delta));
-  return ceilWithSlack(root2 * root2 / (delta * delta));
-}
-function pairedMeanSampleSize({ meanDifference, sdDifference, alpha = 0.05, power = 0.8 }) {
-  checkAlphaPower(alpha, power);
-  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
-  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
-    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
-  }
-  if (meanDifference === 0) return Infinity;
-  const ratio2 = (z(1 - alpha / 2) + z(power)) * sdDifference / meanDifference;
-  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
-}
-function ceilWithSlack(x) {
-  return Math.ceil(x - 1e-9);
-}
-
-// src/core/stats/paired.ts
-init_entry_url();
-function pairValues(base, head) {
-  if (base.length !== head.length) {
-    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
-  }
-  const differences = new Float64Array(base.length);
-  let n = 0;
-  let sumBase = 0;
-  let sumHead = 0;
-  for (let i = 0; i < base.length; i++) {
-    const b = base[i];
-    const h = head[i];
-    if (Number.isNaN(b) || Number.isNaN(h)) continue;
-    if (!Number.isFinite(b) || !Number.isFinite(h)) {
-      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
-    }
-    differences[n++] = h - b;
-    sumBase += b;
-    sumHead += h;
-  }
-  return {
-    n,
-    meanBase: n === 0 ? NaN : sumBase / n,
-    meanHead: n === 0 ? NaN : sumHead / n,
-    differences: differences.subarray(0, n)
-  };
-}
-
-// src/core/compare/gate.ts
-init_entry_url();
-
 // src/core/catalog/retrieval-metrics.ts
 init_entry_url();
 
 // src/core/scoring/retrieval/average-precision.ts
 init_entry_url();
+
+// src/core/scoring/ranking.ts
+init_entry_url();
+var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
+var UNJUDGED = -Infinity;
+var lastUnitBit = (id) => 1 << (id.charCodeAt(id.length - 1) & 31);
+function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
+  let judgedBits = 0;
+  for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
+  const grades = new Float64Array(retrieved.length);
+  const judgedRanks = [];
+  for (let i = 0; i < retrieved.length; i++) {
+    const id = retrieved[i];
+    const grade2 = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : relevance.get(id) ?? UNJUDGED;
+    grades[i] = grade2;
+    if (grade2 !== UNJUDGED) judgedRanks.push(i);
+  }
+  const judged = [];
+  for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
+  const judgedGrades = Float64Array.from(judged).sort().reverse();
+  return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+}
+function countAtLeast(descending, level) {
+  let count2 = 0;
+  while (count2 < descending.length && descending[count2] >= level) count2++;
+  return count2;
+}
+function relevantCount(ranking) {
+  return ranking.relevant;
+}
+function isRelevantAt(ranking, i) {
+  return ranking.grades[i] >= ranking.judging.relevanceLevel;
+}
+function relevantRetrieved(ranking, k) {
+  const { grades, judgedRanks } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  let found = 0;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) if (grades[judgedRanks[j]] >= level) found++;
+  return found;
+}
+
+// src/core/scoring/retrieval/average-precision.ts
 function averagePrecisionAt(ranking, k) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
@@ -31576,7 +29703,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve4) {
+function isRecursive(inst, stack, resolve5) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -31586,7 +29713,7 @@ function isRecursive(inst, stack, resolve4) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve4);
+      const answer = isRecursive(child, stack, resolve5);
       if (answer > result)
         result = answer;
     }
@@ -31597,7 +29724,7 @@ function isRecursive(inst, stack, resolve4) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -31661,7 +29788,7 @@ function isRecursive(inst, stack, resolve4) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve4 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -37856,7 +35983,7 @@ function duration2(params) {
 }
 
 // node_modules/zod/v4/classic/from-json-schema.js
-var z2 = {
+var z = {
   ...schemas_exports2,
   ...checks_exports2,
   iso: iso_exports
@@ -37970,7 +36097,7 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard = z2.transform((value2) => value2).check((payload) => {
+  const guard = z.transform((value2) => value2).check((payload) => {
     const value2 = payload.value;
     if (typeof value2 !== "object" || value2 === null || Array.isArray(value2))
       return;
@@ -38099,7 +36226,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard = z2.transform((value2) => value2).check((payload) => {
+  const guard = z.transform((value2) => value2).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -38156,7 +36283,7 @@ function getTupleRest(restSchema, ctx) {
     return void 0;
   }
   if (restSchema === void 0 || restSchema === true) {
-    return z2.any();
+    return z.any();
   }
   return convertSchema(restSchema, ctx);
 }
@@ -38164,7 +36291,7 @@ var fullTime = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2
 function convertBaseSchema(schema, ctx) {
   if (schema.not !== void 0) {
     if (typeof schema.not === "object" && Object.keys(schema.not).length === 0) {
-      return z2.never();
+      return z.never();
     }
     throw new Error("not is not supported in Zod (except { not: {} } for never)");
   }
@@ -38186,7 +36313,7 @@ function convertBaseSchema(schema, ctx) {
       return ctx.refs.get(refPath);
     }
     if (ctx.processing.has(refPath)) {
-      return z2.lazy(() => {
+      return z.lazy(() => {
         if (!ctx.refs.has(refPath)) {
           throw new Error(`Circular reference not resolved: ${refPath}`);
         }
@@ -38203,25 +36330,25 @@ function convertBaseSchema(schema, ctx) {
   if (schema.enum !== void 0) {
     const enumValues = schema.enum;
     if (ctx.version === "openapi-3.0" && schema.nullable === true && enumValues.length === 1 && enumValues[0] === null) {
-      return z2.null();
+      return z.null();
     }
     if (enumValues.length === 0) {
-      return z2.never();
+      return z.never();
     }
     if (enumValues.length === 1) {
-      return z2.literal(enumValues[0]);
+      return z.literal(enumValues[0]);
     }
     if (enumValues.every((v) => typeof v === "string")) {
-      return z2.enum(enumValues);
+      return z.enum(enumValues);
     }
-    const literalSchemas = enumValues.map((v) => z2.literal(v));
+    const literalSchemas = enumValues.map((v) => z.literal(v));
     if (literalSchemas.length < 2) {
       return literalSchemas[0];
     }
-    return z2.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
+    return z.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
   }
   if (schema.const !== void 0) {
-    return z2.literal(schema.const);
+    return z.literal(schema.const);
   }
   const type = schema.type;
   if (Array.isArray(type)) {
@@ -38230,74 +36357,74 @@ function convertBaseSchema(schema, ctx) {
       return convertBaseSchema(typeSchema, ctx);
     });
     if (typeSchemas.length === 0) {
-      return z2.never();
+      return z.never();
     }
     if (typeSchemas.length === 1) {
       return typeSchemas[0];
     }
-    return z2.union(typeSchemas);
+    return z.union(typeSchemas);
   }
   if (!type) {
-    return z2.any();
+    return z.any();
   }
   let zodSchema;
   switch (type) {
     case "string": {
-      let stringSchema = z2.string();
+      let stringSchema = z.string();
       if (schema.format) {
         const format = schema.format;
         if (format === "email") {
-          stringSchema = stringSchema.check(z2.email());
+          stringSchema = stringSchema.check(z.email());
         } else if (format === "uri" || format === "uri-reference") {
-          stringSchema = stringSchema.check(z2.url());
+          stringSchema = stringSchema.check(z.url());
         } else if (format === "uuid" || format === "guid") {
-          stringSchema = stringSchema.check(z2.uuid());
+          stringSchema = stringSchema.check(z.uuid());
         } else if (format === "date-time") {
-          stringSchema = stringSchema.check(z2.iso.datetime({ offset: true }));
+          stringSchema = stringSchema.check(z.iso.datetime({ offset: true }));
         } else if (format === "date") {
-          stringSchema = stringSchema.check(z2.iso.date());
+          stringSchema = stringSchema.check(z.iso.date());
         } else if (format === "time") {
-          stringSchema = stringSchema.check(z2.regex(fullTime));
+          stringSchema = stringSchema.check(z.regex(fullTime));
         } else if (format === "duration") {
-          stringSchema = stringSchema.check(z2.iso.duration());
+          stringSchema = stringSchema.check(z.iso.duration());
         } else if (format === "hostname") {
-          stringSchema = stringSchema.check(z2.hostname());
+          stringSchema = stringSchema.check(z.hostname());
         } else if (format === "ipv4") {
-          stringSchema = stringSchema.check(z2.ipv4());
+          stringSchema = stringSchema.check(z.ipv4());
         } else if (format === "ipv6") {
-          stringSchema = stringSchema.check(z2.ipv6());
+          stringSchema = stringSchema.check(z.ipv6());
         } else if (format === "mac") {
-          stringSchema = stringSchema.check(z2.mac());
+          stringSchema = stringSchema.check(z.mac());
         } else if (format === "cidr") {
-          stringSchema = stringSchema.check(z2.cidrv4());
+          stringSchema = stringSchema.check(z.cidrv4());
         } else if (format === "cidr-v6") {
-          stringSchema = stringSchema.check(z2.cidrv6());
+          stringSchema = stringSchema.check(z.cidrv6());
         } else if (format === "base64") {
-          stringSchema = stringSchema.check(z2.base64());
+          stringSchema = stringSchema.check(z.base64());
         } else if (format === "base64url") {
-          stringSchema = stringSchema.check(z2.base64url());
+          stringSchema = stringSchema.check(z.base64url());
         } else if (format === "e164") {
-          stringSchema = stringSchema.check(z2.e164());
+          stringSchema = stringSchema.check(z.e164());
         } else if (format === "credit_card") {
-          stringSchema = stringSchema.check(z2.creditCard());
+          stringSchema = stringSchema.check(z.creditCard());
         } else if (format === "iban") {
-          stringSchema = stringSchema.check(z2.iban());
+          stringSchema = stringSchema.check(z.iban());
         } else if (format === "jwt") {
-          stringSchema = stringSchema.check(z2.jwt());
+          stringSchema = stringSchema.check(z.jwt());
         } else if (format === "emoji") {
-          stringSchema = stringSchema.check(z2.emoji());
+          stringSchema = stringSchema.check(z.emoji());
         } else if (format === "nanoid") {
-          stringSchema = stringSchema.check(z2.nanoid());
+          stringSchema = stringSchema.check(z.nanoid());
         } else if (format === "cuid") {
-          stringSchema = stringSchema.check(z2.cuid());
+          stringSchema = stringSchema.check(z.cuid());
         } else if (format === "cuid2") {
-          stringSchema = stringSchema.check(z2.cuid2());
+          stringSchema = stringSchema.check(z.cuid2());
         } else if (format === "ulid") {
-          stringSchema = stringSchema.check(z2.ulid());
+          stringSchema = stringSchema.check(z.ulid());
         } else if (format === "xid") {
-          stringSchema = stringSchema.check(z2.xid());
+          stringSchema = stringSchema.check(z.xid());
         } else if (format === "ksuid") {
-          stringSchema = stringSchema.check(z2.ksuid());
+          stringSchema = stringSchema.check(z.ksuid());
         }
       }
       if (typeof schema.minLength === "number") {
@@ -38314,7 +36441,7 @@ function convertBaseSchema(schema, ctx) {
     }
     case "number":
     case "integer": {
-      let numberSchema = type === "integer" ? z2.number().int() : z2.number();
+      let numberSchema = type === "integer" ? z.number().int() : z.number();
       if (typeof schema.minimum === "number" && schema.exclusiveMinimum !== true) {
         numberSchema = numberSchema.min(schema.minimum);
       }
@@ -38338,11 +36465,11 @@ function convertBaseSchema(schema, ctx) {
       break;
     }
     case "boolean": {
-      zodSchema = z2.boolean();
+      zodSchema = z.boolean();
       break;
     }
     case "null": {
-      zodSchema = z2.null();
+      zodSchema = z.null();
       break;
     }
     case "object": {
@@ -38360,22 +36487,22 @@ function convertBaseSchema(schema, ctx) {
         const looseRecords = [];
         for (const pattern of patternKeys) {
           const patternValue = convertSchema(patternProps[pattern], ctx);
-          const keySchema = z2.string().regex(new RegExp(pattern));
-          looseRecords.push(z2.looseRecord(keySchema, patternValue));
+          const keySchema = z.string().regex(new RegExp(pattern));
+          looseRecords.push(z.looseRecord(keySchema, patternValue));
         }
         const schemasToIntersect = [];
         if (Object.keys(shape).length > 0) {
-          schemasToIntersect.push(z2.object(shape).passthrough());
+          schemasToIntersect.push(z.object(shape).passthrough());
         }
         schemasToIntersect.push(...looseRecords);
         if (schemasToIntersect.length === 0) {
-          zodSchema = z2.object({}).passthrough();
+          zodSchema = z.object({}).passthrough();
         } else if (schemasToIntersect.length === 1) {
           zodSchema = schemasToIntersect[0];
         } else {
-          let result = z2.intersection(schemasToIntersect[0], schemasToIntersect[1]);
+          let result = z.intersection(schemasToIntersect[0], schemasToIntersect[1]);
           for (let i = 2; i < schemasToIntersect.length; i++) {
-            result = z2.intersection(result, schemasToIntersect[i]);
+            result = z.intersection(result, schemasToIntersect[i]);
           }
           zodSchema = result;
         }
@@ -38405,7 +36532,7 @@ function convertBaseSchema(schema, ctx) {
           });
         }
       } else {
-        const objectSchema = z2.object(shape);
+        const objectSchema = z.object(shape);
         if (schema.additionalProperties === false) {
           zodSchema = objectSchema.strict();
         } else if (additionalSchema) {
@@ -38435,30 +36562,30 @@ function convertBaseSchema(schema, ctx) {
         const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
-        const tupleSchema = z2.tuple(positionalItems);
+        const tupleSchema = z.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
         }
       } else if (Array.isArray(items)) {
         const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
         const tupleItems = items.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = getTupleRest(schema.additionalItems, ctx);
-        const tupleSchema = z2.tuple(positionalItems);
+        const tupleSchema = z.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
         }
       } else if (items !== void 0) {
         const element = convertSchema(items, ctx);
-        let arraySchema = z2.array(element);
+        let arraySchema = z.array(element);
         if (typeof schema.minItems === "number") {
           arraySchema = arraySchema.min(schema.minItems);
         }
@@ -38467,7 +36594,7 @@ function convertBaseSchema(schema, ctx) {
         }
         zodSchema = arraySchema;
       } else {
-        zodSchema = z2.array(z2.any());
+        zodSchema = z.array(z.any());
       }
       if (schema.uniqueItems === true || schema.contains !== void 0) {
         zodSchema = checkArrayGuards(zodSchema, {
@@ -38486,37 +36613,37 @@ function convertBaseSchema(schema, ctx) {
 }
 function convertSchema(schema, ctx) {
   if (typeof schema === "boolean") {
-    return schema ? z2.any() : z2.never();
+    return schema ? z.any() : z.never();
   }
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
     const options = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z2.union(options);
-    baseSchema = hasExplicitType ? z2.intersection(baseSchema, anyOfUnion) : anyOfUnion;
+    const anyOfUnion = z.union(options);
+    baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
     const options = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z2.xor(options);
-    baseSchema = hasExplicitType ? z2.intersection(baseSchema, oneOfUnion) : oneOfUnion;
+    const oneOfUnion = z.xor(options);
+    baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
     if (schema.allOf.length === 0) {
-      baseSchema = hasExplicitType ? baseSchema : z2.any();
+      baseSchema = hasExplicitType ? baseSchema : z.any();
     } else {
       let result = hasExplicitType ? baseSchema : convertSchema(schema.allOf[0], ctx);
       const startIdx = hasExplicitType ? 0 : 1;
       for (let i = startIdx; i < schema.allOf.length; i++) {
-        result = z2.intersection(result, convertSchema(schema.allOf[i], ctx));
+        result = z.intersection(result, convertSchema(schema.allOf[i], ctx));
       }
       baseSchema = result;
     }
   }
   if (schema.nullable === true && ctx.version === "openapi-3.0") {
-    baseSchema = z2.nullable(baseSchema);
+    baseSchema = z.nullable(baseSchema);
   }
   if (schema.readOnly === true) {
-    baseSchema = z2.readonly(baseSchema);
+    baseSchema = z.readonly(baseSchema);
   }
   if (schema.default !== void 0) {
     baseSchema = baseSchema.default(schema.default);
@@ -38567,7 +36694,7 @@ function convertSchema(schema, ctx) {
 }
 function fromJSONSchema(schema, params) {
   if (typeof schema === "boolean") {
-    return schema ? z2.any() : z2.never();
+    return schema ? z.any() : z.never();
   }
   let normalized;
   try {
@@ -38839,6 +36966,497 @@ function closestName(word, candidates2) {
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best;
+}
+
+// src/core/derived-ids.ts
+init_entry_url();
+
+// node_modules/@noble/hashes/sha2.js
+init_entry_url();
+
+// node_modules/@noble/hashes/_md.js
+init_entry_url();
+
+// node_modules/@noble/hashes/_u64.js
+init_entry_url();
+var fromNumH = (n) => n / 2 ** 32 | 0;
+var fromNumL = (n) => n >>> 0;
+function setU64FromNum(view, byteOffset, n, isLE) {
+  const h = fromNumH(n);
+  const l = fromNumL(n);
+  view.setUint32(byteOffset, isLE ? l : h, isLE);
+  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
+}
+
+// node_modules/@noble/hashes/utils.js
+init_entry_url();
+function isBytes(a) {
+  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
+}
+var atitle = (title) => title ? `"${title}" ` : "";
+function anumber(n, title = "") {
+  if (typeof n !== "number")
+    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
+  return n;
+}
+function abytes(value2, length, title = "") {
+  if (isBytes(value2) && (length === void 0 || value2.length === length))
+    return value2;
+  if (length !== void 0)
+    anumber(length, "length");
+  const bytes = isBytes(value2);
+  const ofLen = length !== void 0 ? ` of length ${length}` : "";
+  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
+  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
+  if (!bytes)
+    throw new TypeError(message);
+  throw new RangeError(message);
+}
+function ahash(h) {
+  if (typeof h !== "function" || typeof h.create !== "function")
+    throw new TypeError("expected hash wrapped by utils.createHasher");
+  anumber(h.outputLen);
+  anumber(h.blockLen);
+  if (h.outputLen < 1 || h.blockLen < 1)
+    throw new Error("hash blockLen / outputLen must be >= 1");
+}
+var aobject = (value2, label2) => {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
+    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
+};
+var aopts = (value2, label2) => {
+  aobject(value2, label2);
+  const proto = Object.getPrototypeOf(value2);
+  if (proto !== Object.prototype && proto !== null)
+    throw new TypeError(`"${label2}" expected plain object`);
+  if (Object.hasOwn(value2, "__proto__"))
+    throw new TypeError(`"${label2}.__proto__" is not allowed`);
+};
+function aexists(instance, checkFinished = true) {
+  if (instance.destroyed)
+    throw new Error("hash was destroyed");
+  if (checkFinished && instance.finished)
+    throw new Error("digest() was already called");
+}
+function aoutput(out, instance) {
+  abytes(out, void 0, "output");
+  const min = instance.outputLen;
+  if (!(out.length >= min)) {
+    throw new RangeError('"output" expected length >= ' + min);
+  }
+}
+function clean(...arrays) {
+  for (let i = 0; i < arrays.length; i++) {
+    arrays[i].fill(0);
+  }
+}
+function createView(arr) {
+  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+function rotr(word, shift) {
+  return word << 32 - shift | word >>> shift;
+}
+var hasHexBuiltin = /* @__PURE__ */ (() => (
+  // @ts-ignore
+  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
+))();
+var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+function bytesToHex(bytes) {
+  abytes(bytes);
+  if (hasHexBuiltin)
+    return bytes.toHex();
+  let hex4 = "";
+  for (let i = 0; i < bytes.length; i++) {
+    hex4 += hexes[bytes[i]];
+  }
+  return hex4;
+}
+function utf8ToBytes(str) {
+  if (typeof str !== "string")
+    throw new TypeError("string expected");
+  const encoded = new TextEncoder().encode(str);
+  try {
+    return new Uint8Array(encoded);
+  } finally {
+    clean(encoded);
+  }
+}
+function checkOpts(defaults, opts, title = "opts") {
+  aopts(defaults, "defaults");
+  if (opts !== void 0)
+    aopts(opts, title);
+  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
+  return merged;
+}
+function createHasher(hashCons, info2 = {}) {
+  if (typeof hashCons !== "function")
+    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
+  info2 = checkOpts({}, info2, "info");
+  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
+  const tmp = hashCons(void 0);
+  hashC.outputLen = tmp.outputLen;
+  hashC.blockLen = tmp.blockLen;
+  hashC.canXOF = tmp.canXOF;
+  hashC.create = (opts) => hashCons(opts);
+  Object.assign(hashC, info2);
+  return Object.freeze(hashC);
+}
+var oidNist = (suffix) => ({
+  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
+  // Larger suffix values would need base-128 OID encoding and a different length byte.
+  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
+});
+
+// node_modules/@noble/hashes/_md.js
+function Chi(a, b, c) {
+  return a & b ^ ~a & c;
+}
+function Maj(a, b, c) {
+  return a & b ^ a & c ^ b & c;
+}
+var HashMD = class {
+  blockLen;
+  outputLen;
+  canXOF = false;
+  padOffset;
+  isLE;
+  // For partial updates less than block size
+  buffer;
+  view;
+  finished = false;
+  length = 0;
+  pos = 0;
+  destroyed = false;
+  constructor(blockLen, outputLen, padOffset, isLE) {
+    this.blockLen = blockLen;
+    this.outputLen = outputLen;
+    this.padOffset = padOffset;
+    this.isLE = isLE;
+    this.buffer = new Uint8Array(blockLen);
+    this.view = createView(this.buffer);
+  }
+  update(data) {
+    aexists(this);
+    abytes(data);
+    const { view, buffer, blockLen } = this;
+    const len = data.length;
+    let processed = false;
+    for (let pos = 0; pos < len; ) {
+      const take = Math.min(blockLen - this.pos, len - pos);
+      if (take === blockLen) {
+        const dataView = createView(data);
+        for (; blockLen <= len - pos; pos += blockLen)
+          this.process(dataView, pos);
+        processed = true;
+        continue;
+      }
+      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
+      this.pos += take;
+      pos += take;
+      if (this.pos === blockLen) {
+        this.process(view, 0);
+        this.pos = 0;
+        processed = true;
+      }
+    }
+    this.length += data.length;
+    if (processed)
+      this.roundClean();
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const { buffer, view, blockLen, isLE } = this;
+    let { pos } = this;
+    buffer[pos++] = 128;
+    buffer.fill(0, pos);
+    if (this.padOffset > blockLen - pos) {
+      this.process(view, 0);
+      buffer.fill(0);
+    }
+    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
+    this.process(view, 0);
+    this.roundClean();
+    const oview = out === buffer ? view : createView(out);
+    const len = this.outputLen;
+    const outLen = len / 4;
+    const state = this.get();
+    if (len % 4 || outLen > state.length)
+      throw new Error("invalid outputLen");
+    for (let i = 0; i < outLen; i++)
+      oview.setUint32(4 * i, state[i], isLE);
+  }
+  digest() {
+    const { buffer, outputLen } = this;
+    this.digestInto(buffer);
+    const res = buffer.slice(0, outputLen);
+    this.destroy();
+    return res;
+  }
+  _cloneIntoMeta(to) {
+    const { buffer, length, finished, destroyed, pos } = this;
+    to.destroyed = destroyed;
+    to.finished = finished;
+    to.length = length;
+    to.pos = pos;
+    if (pos)
+      to.buffer.set(buffer);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+};
+var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
+  1779033703,
+  3144134277,
+  1013904242,
+  2773480762,
+  1359893119,
+  2600822924,
+  528734635,
+  1541459225
+]);
+
+// node_modules/@noble/hashes/sha2.js
+var SHA256_K = /* @__PURE__ */ Uint32Array.from([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
+var SHA2_32B = class extends HashMD {
+  // We cannot use array here since array allows indexing by variable
+  // which means optimizer/compiler cannot use registers.
+  // Numeric initializers matter: starting the fields as `undefined` changes
+  // V8's field representation and makes sha256 3x slower (measured).
+  A = 0;
+  B = 0;
+  C = 0;
+  D = 0;
+  E = 0;
+  F = 0;
+  G = 0;
+  H = 0;
+  constructor(outputLen, IV) {
+    super(64, outputLen, 8, false);
+    this.A = IV[0] | 0;
+    this.B = IV[1] | 0;
+    this.C = IV[2] | 0;
+    this.D = IV[3] | 0;
+    this.E = IV[4] | 0;
+    this.F = IV[5] | 0;
+    this.G = IV[6] | 0;
+    this.H = IV[7] | 0;
+  }
+  get() {
+    const { A, B, C, D, E, F, G, H } = this;
+    return [A, B, C, D, E, F, G, H];
+  }
+  // prettier-ignore
+  set(A, B, C, D, E, F, G, H) {
+    this.A = A | 0;
+    this.B = B | 0;
+    this.C = C | 0;
+    this.D = D | 0;
+    this.E = E | 0;
+    this.F = F | 0;
+    this.G = G | 0;
+    this.H = H | 0;
+  }
+  _cloneInto(to) {
+    (to ||= new this.constructor()).set(...this.get());
+    return this._cloneIntoMeta(to);
+  }
+  process(view, offset) {
+    for (let i = 0; i < 16; i++, offset += 4)
+      SHA256_W[i] = view.getUint32(offset, false);
+    for (let i = 16; i < 64; i++) {
+      const W15 = SHA256_W[i - 15];
+      const W2 = SHA256_W[i - 2];
+      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
+      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
+      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
+    }
+    let { A, B, C, D, E, F, G, H } = this;
+    for (let i = 0; i < 64; i++) {
+      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
+      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
+      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
+      const T2 = sigma0 + Maj(A, B, C) | 0;
+      H = G;
+      G = F;
+      F = E;
+      E = D + T1 | 0;
+      D = C;
+      C = B;
+      B = A;
+      A = T1 + T2 | 0;
+    }
+    A = A + this.A | 0;
+    B = B + this.B | 0;
+    C = C + this.C | 0;
+    D = D + this.D | 0;
+    E = E + this.E | 0;
+    F = F + this.F | 0;
+    G = G + this.G | 0;
+    H = H + this.H | 0;
+    this.set(A, B, C, D, E, F, G, H);
+  }
+  roundClean() {
+    clean(SHA256_W);
+  }
+  destroy() {
+    this.destroyed = true;
+    this.set(0, 0, 0, 0, 0, 0, 0, 0);
+    clean(this.buffer);
+  }
+};
+var _SHA256 = class extends SHA2_32B {
+  constructor() {
+    super(32, SHA256_IV);
+  }
+};
+var sha256 = /* @__PURE__ */ createHasher(
+  () => new _SHA256(),
+  /* @__PURE__ */ oidNist(1)
+);
+
+// src/core/derived-ids.ts
+var UNEVEN_SPACE = /\s\s|[^\S ]|^\s|\s$/u;
+function normalizeText(text4) {
+  const composed = text4.normalize("NFC");
+  return UNEVEN_SPACE.test(composed) ? composed.replace(/\s+/gu, " ").trim() : composed;
+}
+function digest(text4) {
+  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
+}
+function questionId(question) {
+  return `q-${digest(normalizeText(question))}`;
+}
+function contextId(context) {
+  return `text-${digest(normalizeText(context))}`;
+}
+function parseContextMatchRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
+  const threshold = overlap ? Number(overlap[1]) : NaN;
+  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
+  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
+}
+function formatContextMatchRule(rule) {
+  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
+}
+function tokenCounts(text4) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}
+function tokenOverlap(retrieved, reference) {
+  let total = 0;
+  let common = 0;
+  for (const [token, count2] of reference) {
+    total += count2;
+    common += Math.min(count2, retrieved.get(token) ?? 0);
+  }
+  return total === 0 ? 0 : common / total;
+}
+function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
+  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
+  const ids2 = references.map(() => void 0);
+  if (rule.kind === "exact") {
+    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
+    retrievedTexts.forEach((text4, rank) => {
+      const key = normalizeText(text4);
+      const index = unclaimed.get(key);
+      if (index === void 0) return;
+      ids2[index] = retrievedIds[rank];
+      unclaimed.delete(key);
+    });
+  } else {
+    const referenceTokens = references.map(tokenCounts);
+    retrievedTexts.forEach((text4, rank) => {
+      const tokens = tokenCounts(text4);
+      let best = -1;
+      let bestOverlap = rule.threshold;
+      referenceTokens.forEach((reference, index) => {
+        if (ids2[index] !== void 0) return;
+        const overlap = tokenOverlap(tokens, reference);
+        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
+          best = index;
+          bestOverlap = overlap;
+        }
+      });
+      if (best >= 0) ids2[best] = retrievedIds[rank];
+    });
+  }
+  return ids2.map((id, index) => id ?? contextId(references[index]));
 }
 
 // src/core/distinct.ts
@@ -39241,7 +37859,7 @@ function drop(test, gate, alpha) {
     ...counts
   };
 }
-function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map()) {
+function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map(), lost = []) {
   const reasons = [];
   if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
   if (coverage.share < config2.minCoverage) {
@@ -39257,6 +37875,11 @@ function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ ne
   const outcomes = /* @__PURE__ */ new Map();
   for (const gate of config2.failOn) {
     const test = tests.find((t) => t.gate === gate);
+    const dataLost = lost.find((l) => l.gate === gate);
+    if (dataLost !== void 0) {
+      reasons.push({ kind: "gate-data-lost", ...dataLost });
+      continue;
+    }
     if (test === void 0) {
       warnings.push({ kind: "gate-untestable", gate });
       continue;
@@ -39290,8 +37913,2546 @@ function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ ne
     reasons.push({ kind: "floor-broken", floor, reads, value: value2 });
     return { floor, reads, value: value2, outcome: "broken" };
   });
-  const ungated = config2.floors.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
+  const ungated = config2.floors.length === 0 && lost.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
   return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
+}
+
+// src/core/scoring/retrieval-ok.ts
+init_entry_url();
+function parseRetrievalOkRule(text4) {
+  const [metricText, thresholdText, ...extra] = text4.split(">=");
+  const metric = parseRetrievalMetric(metricText);
+  if (thresholdText === void 0) {
+    if (metric.family !== "hit") {
+      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
+    }
+    return { name: metric.name, metric, threshold: 1 };
+  }
+  const threshold = Number(thresholdText);
+  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
+    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
+  }
+  return { name: `${metric.name}>=${threshold}`, metric, threshold };
+}
+
+// src/core/stats/kappa.ts
+init_entry_url();
+var KAPPA_FLOOR = 0.6;
+function cohensKappa(pairs) {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const firstCounts = /* @__PURE__ */ new Map();
+  const secondCounts = /* @__PURE__ */ new Map();
+  const confusion = {};
+  let agree = 0;
+  for (const [first, second] of pairs) {
+    if (first === second) agree++;
+    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
+    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
+    const row = confusion[first] ??= {};
+    row[second] = (row[second] ?? 0) + 1;
+  }
+  let expected = 0;
+  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
+  const observed = agree / n;
+  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
+  return { kappa, observed, expected, n, confusion };
+}
+
+// src/core/catalog/gates.ts
+init_entry_url();
+var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+var GATED_TESTS = [
+  {
+    gate: "retrieval",
+    metric: "retrieval_ok",
+    column: "retrieval_ok",
+    pairs: "all",
+    onByDefault: true,
+    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
+    words: {
+      gate: "retrieval",
+      subject: "{rule}",
+      share: "questions with {rule-words}",
+      label: "{rule} \u2014 retrieval ok",
+      outcomes: ["ok", "failed"],
+      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
+    }
+  },
+  {
+    gate: "end-to-end",
+    metric: "correct",
+    column: "correct",
+    pairs: "all",
+    onByDefault: true,
+    definition: "end-to-end correctness dropped",
+    words: {
+      gate: "end-to-end correctness",
+      subject: "end-to-end correctness",
+      share: "questions answered right",
+      label: "correct \u2014 end to end",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "generation",
+    metric: "correct_given_retrieval",
+    column: "correct",
+    pairs: "retrieval-ok-on-both-sides",
+    onByDefault: false,
+    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
+    words: {
+      gate: "generation",
+      subject: "correctness with retrieval ok on both sides",
+      share: "answers right where retrieval was ok on both sides",
+      label: "correct with retrieval ok \u2014 generation",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "refusal",
+    metric: "refusal",
+    column: "refused",
+    pairs: "unanswerable",
+    onByDefault: false,
+    definition: "fewer unanswerable questions were refused",
+    words: {
+      gate: "refusal of unanswerable questions",
+      subject: "correct refusals on unanswerable questions",
+      share: "unanswerable questions refused",
+      label: "refusals on unanswerable",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
+    }
+  }
+];
+function isScoreGate(gate) {
+  return isScoreMetric(gate);
+}
+function gateMetric(gate) {
+  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
+}
+var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
+var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
+var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
+var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
+function gatedTestOf(metric) {
+  return BY_METRIC.get(metric);
+}
+function gatedTest(gate) {
+  return BY_GATE.get(gate);
+}
+
+// src/core/catalog/formats.ts
+init_entry_url();
+var RESULTS_FORMATS = [
+  { name: "jsonl", description: "JSON Lines: one result object per line" },
+  { name: "json-array", description: "one JSON array of result objects" },
+  { name: "csv", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
+  { name: "tsv", description: "tab-separated values with a header row" },
+  { name: "deepeval", description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" }
+];
+function formatDescription(format) {
+  return RESULTS_FORMATS.find((entry) => entry.name === format).description;
+}
+
+// src/core/catalog/policy-order.ts
+init_entry_url();
+var higherIsTighter = (base, head) => head === base ? "same" : head > base ? "tighter" : "looser";
+var lowerIsTighter = (base, head) => head === base ? "same" : head < base ? "tighter" : "looser";
+function strictestLast(...values) {
+  return (base, head) => {
+    if (base === head) return "same";
+    const from = values.indexOf(base);
+    const to = values.indexOf(head);
+    if (from < 0 || to < 0) return "changed";
+    return to > from ? "tighter" : "looser";
+  };
+}
+var unordered = (base, head) => canonicalText(base) === canonicalText(head) ? "same" : "changed";
+function byContainment(headHoldsBase, baseHoldsHead) {
+  if (headHoldsBase && baseHoldsHead) return "same";
+  if (headHoldsBase) return "tighter";
+  return baseHoldsHead ? "looser" : "changed";
+}
+var moreIsTighter = (base, head) => byContainment(
+  [...base].every((item) => head.has(item)),
+  [...head].every((item) => base.has(item))
+);
+function floorsHeld(outer, inner) {
+  return outer.every(
+    (floor) => inner.some(
+      (other) => other.metric === floor.metric && other.op === floor.op && (floor.op === ">=" ? other.value >= floor.value : other.value <= floor.value)
+    )
+  );
+}
+var floorsOrder = (base, head) => byContainment(floorsHeld(base, head), floorsHeld(head, base));
+function canonicalText(value2) {
+  return JSON.stringify(canonical(value2)) ?? "undefined";
+}
+function canonical(value2) {
+  if (value2 instanceof Set) return [...value2].map(canonical).sort(byJson);
+  if (value2 instanceof Map) return [...value2].map(([key, item]) => [canonical(key), canonical(item)]).sort(byJson);
+  if (Array.isArray(value2)) return value2.map(canonical);
+  if (typeof value2 === "object" && value2 !== null) {
+    const entries = Object.entries(value2).filter(([, item]) => typeof item !== "function").sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+    return Object.fromEntries(entries.map(([key, item]) => [key, canonical(item)]));
+  }
+  return value2;
+}
+function byJson(a, b) {
+  const x = JSON.stringify(a);
+  const y = JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// src/core/monitor/log-record.ts
+init_entry_url();
+
+// src/core/monitor/windows.ts
+init_entry_url();
+var MAX_WINDOWS = 1e4;
+var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
+function parseDuration(text4) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
+  const value2 = match === null ? Number.NaN : Number(match[1]) * UNIT_MS[match[2]];
+  if (!(value2 >= 1)) throw new SettingError(`"${text4}" is not a length of time such as 60s, 30m, 6h, 1d or 1w`);
+  return value2;
+}
+function parseTimestamp(value2) {
+  if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
+  if (typeof value2 === "number") {
+    if (!Number.isFinite(value2) || value2 < 0) return void 0;
+    if (value2 < 1e11) return value2 * 1e3;
+    if (value2 < 1e14) return value2;
+    if (value2 < 1e17) return value2 / 1e3;
+    return value2 / 1e6;
+  }
+  if (typeof value2 !== "string") return void 0;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
+  const ms = Date.parse(value2.trim().replace(" ", "T"));
+  return Number.isNaN(ms) ? void 0 : ms;
+}
+function cutWindows(times, plan) {
+  if (plan.kind === "deploys") {
+    const at = [...new Set(plan.at)].sort((a, b) => a - b);
+    const windows2 = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
+    const windowOf = times.map((time3) => at.filter((deploy) => deploy <= time3).length);
+    return { windows: windows2, windowOf };
+  }
+  const { lengthMs } = plan;
+  const first = Math.floor(times.reduce((low, time3) => Math.min(low, time3), Infinity) / lengthMs);
+  const last = Math.floor(times.reduce((high, time3) => Math.max(high, time3), -Infinity) / lengthMs);
+  if (last - first + 1 > MAX_WINDOWS)
+    throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1e3} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
+  const windows = [];
+  for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
+  return { windows, windowOf: times.map((time3) => Math.floor(time3 / lengthMs) - first) };
+}
+
+// src/core/monitor/log-record.ts
+var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
+var LOG_FIELD_ALIASES = new Map(
+  Object.entries({
+    "session.id": "session_id",
+    sessionId: "session_id",
+    conversation_id: "session_id",
+    thread_id: "session_id",
+    time: "timestamp",
+    startTime: "timestamp",
+    start_time: "timestamp",
+    "gen_ai.prompt": "user_query",
+    input: "user_query",
+    query: "user_query",
+    question: "user_query",
+    "gen_ai.completion": "answer",
+    output: "answer",
+    response: "answer"
+  })
+);
+var timestamp = external_exports.unknown().transform((value2, ctx) => {
+  const ms = parseTimestamp(value2);
+  if (ms === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: (value2 === void 0 ? "is required: " : "must be ") + "an ISO 8601 time with a time zone (2026-03-01T09:30:00Z) or epoch seconds, milliseconds, microseconds or nanoseconds (a number)"
+    });
+    return external_exports.NEVER;
+  }
+  return ms;
+});
+var logRecordSchema = external_exports.object({
+  session_id: external_exports.union([external_exports.string().trim().min(1, "must not be empty"), external_exports.number().transform(String)], {
+    error: "is required: a string (or number) naming the conversation"
+  }),
+  timestamp,
+  user_query: external_exports.string({ error: "is required and must be a string: the user's query" }),
+  answer: external_exports.string({ error: "must be a string" }).optional(),
+  refused: external_exports.boolean({ error: "must be true or false" }).optional(),
+  embedding: external_exports.array(external_exports.number({ error: "must be a number" }).refine(Number.isFinite, "must be a finite number"), { error: "must be a list of numbers" }).min(1, "must not be empty").optional()
+}).superRefine((record3, ctx) => {
+  if (record3.answer === void 0 && record3.refused === void 0)
+    ctx.addIssue({ code: "custom", path: ["answer"], message: "is required when refused is absent: the refusal rate needs one or the other" });
+});
+function turnOf(record3) {
+  return {
+    session: record3.session_id,
+    at: record3.timestamp,
+    query: record3.user_query,
+    ...record3.answer === void 0 ? {} : { answer: record3.answer },
+    ...record3.refused === void 0 ? {} : { refused: record3.refused },
+    ...record3.embedding === void 0 ? {} : { embedding: record3.embedding }
+  };
+}
+
+// src/core/monitor/similarity.ts
+init_entry_url();
+var STOP_WORDS = new Set(
+  "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
+);
+function contentWords(query) {
+  return query.normalize("NFKC").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
+}
+function trigramCounts(query) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const word of contentWords(query)) {
+    const padded = ` ${word} `;
+    const chars = Array.from(padded);
+    for (let i = 0; i + 3 <= chars.length; i++) {
+      const gram = chars.slice(i, i + 3).join("");
+      counts.set(gram, (counts.get(gram) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+function lexicalSimilarity(a, b) {
+  const x = trigramCounts(a);
+  const y = trigramCounts(b);
+  let dot = 0;
+  let normX = 0;
+  let normY = 0;
+  for (const [gram, count2] of x) {
+    normX += count2 * count2;
+    dot += count2 * (y.get(gram) ?? 0);
+  }
+  for (const count2 of y.values()) normY += count2 * count2;
+  return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
+}
+var LEXICAL_THRESHOLD = 0.6;
+var EMBEDDING_THRESHOLD = 0.8;
+
+// src/core/catalog/settings.ts
+var EXTRA_TESTS = ["t", "wilcoxon"];
+function splitList(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
+}
+function splitLines(text4) {
+  return text4.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
+}
+function parseCutoffs(text4) {
+  const items = splitList(text4);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+  }
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+function parseAlpha(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseKappaFloor(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1)
+    throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseMinEffect(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
+  return value2;
+}
+function parsePermutations(text4) {
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
+  return value2;
+}
+function parseExtraTests(text4) {
+  const tests = splitList(text4);
+  for (const test of tests)
+    if (!EXTRA_TESTS.includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
+  return new Set(tests);
+}
+function parseFailOn(text4) {
+  const gates = splitList(text4);
+  for (const gate of gates) {
+    if (isScoreGate(gate)) {
+      const name = scoreNameOf(gate);
+      if (scoreName(name) !== name) {
+        throw new SettingError(
+          `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`
+        );
+      }
+    } else if (!GATE_CATEGORIES.includes(gate))
+      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}, or score:NAME for a score in the results`);
+  }
+  return new Set(gates);
+}
+function parseGraded(text4) {
+  const graded = new Set(GRADED_ANSWER_METRICS);
+  return [...new Set(splitList(text4).map((name) => graded.has(name) ? name : parseRetrievalMetric(name).name))];
+}
+function parseFloors(text4) {
+  return splitLines(text4).map(parseFloor);
+}
+function parsePositiveNumber(text4) {
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
+  return value2;
+}
+function parseOptionalPerMinute(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
+  return value2;
+}
+function parseWholeAtLeastOne(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1, got "${text4}"`);
+  return value2;
+}
+function parseOptionalPrNumber(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a pull request number, got "${text4}"`);
+  return value2;
+}
+function oneOf(...values) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (!values.includes(value2)) throw new SettingError(`must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${text4}"`);
+    return value2;
+  };
+}
+function nonEmpty(what) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (value2 === "") throw new SettingError(`must name ${what}`);
+    return value2;
+  };
+}
+function parseShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a share between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseCount(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
+  return value2;
+}
+function parseRelevanceLevel(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
+    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
+  return value2;
+}
+function parseNdcgGains(text4) {
+  const gains = /* @__PURE__ */ new Map();
+  for (const item of splitList(text4)) {
+    const match = /^(\d+)\s*=\s*(\S+)$/.exec(item);
+    const grade2 = Number(match?.[1]);
+    const gain = Number(match?.[2]);
+    if (!match || !Number.isSafeInteger(grade2) || !Number.isFinite(gain)) {
+      throw new SettingError(`"${item}" is not grade=gain with a whole grade \u2265 0 and a number, as in 0=0,1=1,2=3,3=7`);
+    }
+    if (gains.has(grade2)) throw new SettingError(`grade ${grade2} has two gains`);
+    gains.set(grade2, gain);
+  }
+  return gains;
+}
+function parseHoldoutShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text4}"`);
+  return value2;
+}
+function parseBoolean(text4) {
+  const value2 = text4.trim().toLowerCase();
+  if (value2 === "true") return true;
+  if (value2 === "false") return false;
+  throw new SettingError(`must be true or false, got "${text4}"`);
+}
+function parseFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  const ours = /* @__PURE__ */ new Set();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as question=prompt`);
+    const [, canonical2 = "", yours = ""] = match;
+    if (!RECORD_FIELDS.includes(canonical2)) {
+      const hint = closestName(canonical2, RECORD_FIELDS);
+      throw new SettingError(`"${canonical2}" is not a field of the results format${hint === void 0 ? "" : `; did you mean "${hint}"?`}`);
+    }
+    if (ours.has(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
+    ours.add(canonical2);
+    map5.set(yours.trim(), canonical2);
+  }
+  return map5;
+}
+function parseLogFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
+    const [, canonical2 = "", yours = ""] = match;
+    if (!LOG_FIELDS.includes(canonical2)) {
+      const hint = closestName(canonical2, LOG_FIELDS);
+      throw new SettingError(
+        `"${canonical2}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
+      );
+    }
+    if ([...map5.values()].includes(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
+    map5.set(yours.trim(), canonical2);
+  }
+  return map5;
+}
+function parseDeploys(text4) {
+  return splitLines(text4).map((item) => {
+    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
+    if (at === void 0) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
+    return at;
+  });
+}
+function parseOptionalThreshold(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseLabel(text4) {
+  const label2 = text4.trim();
+  if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
+    throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
+  return label2;
+}
+function parseApprovals(text4) {
+  const items = splitList(text4);
+  for (const item of items) if (item !== "policy" && item !== "gold") throw new SettingError(`"${item}" cannot be approved; use policy, gold or both`);
+  return new Set(items);
+}
+function parseTraceUrl(text4) {
+  const template = text4.trim();
+  if (template === "") return void 0;
+  if (!/^https?:\/\/\S+$/i.test(template)) throw new SettingError(`must be an http(s) URL without spaces, got "${text4}"`);
+  if (!template.includes("{id}"))
+    throw new SettingError(`must hold {id} where the question's id goes, such as https://traces.example.com/runs/{id}; got "${text4}"`);
+  return template;
+}
+var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
+var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
+function parseCommentTag(text4) {
+  const tag = text4.trim();
+  if (!COMMENT_TAG.test(tag))
+    throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
+  return tag;
+}
+var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
+var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
+var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
+var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
+var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
+var judgeCommands = (flag2) => ({ flags: { judge: flag2, calibrate: flag2 } });
+var judgeAndMonitor = (flag2) => ({ flags: { judge: flag2, calibrate: flag2, monitor: flag2 } });
+var SETTINGS = {
+  config: {
+    name: "config",
+    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
+    default: "rag-gate.yml",
+    parse: nonEmpty("a file"),
+    cli: everywhere("--config <file>"),
+    action: true,
+    config: false
+  },
+  "comment-tag": {
+    name: "comment-tag",
+    description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
+    default: "default",
+    parse: parseCommentTag,
+    cli: everywhere("--comment-tag <tag>"),
+    action: true,
+    config: false
+  },
+  results: {
+    name: "results",
+    description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
+    action: true,
+    config: true
+  },
+  baseline: {
+    name: "baseline",
+    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--base <glob>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  golden: {
+    name: "golden",
+    description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  holdout: {
+    name: "holdout",
+    description: "the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "holdout-share": {
+    name: "holdout-share",
+    description: "the share of the golden set split holds out, stratified by tag",
+    default: "0.3",
+    parse: parseHoldoutShare,
+    cli: { flags: { split: "--holdout <share>" } },
+    action: false,
+    config: true
+  },
+  "holdout-seed": {
+    name: "holdout-seed",
+    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
+    default: "rag-gate",
+    parse: nonEmpty("a seed"),
+    cli: { flags: { split: "--seed <seed>" } },
+    action: false,
+    config: true
+  },
+  "holdout-ledger": {
+    name: "holdout-ledger",
+    description: "the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read",
+    default: "rag-gate-holdout-ledger.jsonl",
+    parse: nonEmpty("a file"),
+    cli: { flags: { holdout: "--ledger <file>" } },
+    action: true,
+    config: true
+  },
+  "holdout-ledger-artifact": {
+    name: "holdout-ledger-artifact",
+    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
+    default: "rag-gate-holdout-ledger",
+    parse: nonEmpty("an artifact"),
+    action: true,
+    config: true
+  },
+  missing: {
+    name: "missing",
+    description: "what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)",
+    default: "fail",
+    parse: oneOf("fail", "exclude"),
+    cli: compareOnly("--missing <how>"),
+    action: true,
+    config: true,
+    policy: strictestLast("exclude", "fail")
+  },
+  "min-paired": {
+    name: "min-paired",
+    description: "the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)",
+    default: "30",
+    parse: parseCount,
+    cli: compareOnly("--min-paired <n>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "min-coverage": {
+    name: "min-coverage",
+    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
+    default: "0.95",
+    parse: parseShare,
+    cli: compareOnly("--min-coverage <share>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "allow-ungated": {
+    name: "allow-ungated",
+    description: "pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing",
+    default: "false",
+    parse: parseBoolean,
+    cli: compareOnly("--allow-ungated"),
+    action: true,
+    config: true,
+    policy: strictestLast(true, false)
+  },
+  k: {
+    name: "k",
+    description: "cut-offs for the @k metrics",
+    default: "1,3,5,10",
+    parse: parseCutoffs,
+    cli: scoring("--k <list>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "relevance-level": {
+    name: "relevance-level",
+    description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
+    default: "1",
+    parse: parseRelevanceLevel,
+    cli: everyCommand("--relevance-level <grade>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "ndcg-gains": {
+    name: "ndcg-gains",
+    description: "the gain of each grade in ndcg and ndcg@k, as grade=gain pairs such as 0=0,1=1,2=5 (trec_eval's ndcg.1=1,2=5); an unlisted grade gains its own value; empty: gain = grade",
+    default: "",
+    parse: parseNdcgGains,
+    cli: everyCommand("--ndcg-gains <list>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "retrieval-ok": {
+    name: "retrieval-ok",
+    description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
+    default: "hit@5",
+    parse: parseRetrievalOkRule,
+    cli: scoring("--retrieval-ok <rule>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  correct: {
+    name: "correct",
+    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)",
+    default: "contains",
+    parse: parseCorrectnessRule,
+    cli: scoring("--correct <rule>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  format: {
+    name: "format",
+    description: `the results files' format: auto (by extension and content, the default), or one of ${RESULTS_FORMATS.map((f) => f.name).join(", ")}`,
+    default: "auto",
+    parse: oneOf("auto", ...RESULTS_FORMATS.map((f) => f.name)),
+    cli: scoring("--format <name>"),
+    action: true,
+    config: true
+  },
+  fields: {
+    name: "fields",
+    description: "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
+    default: "",
+    parse: parseFieldMap,
+    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>", holdout: "--field <ours=yours>" }, repeatable: true },
+    action: true,
+    config: true
+  },
+  "context-match": {
+    name: "context-match",
+    description: "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
+    default: "exact",
+    parse: parseContextMatchRule,
+    cli: scoring("--context-match <rule>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  alpha: {
+    name: "alpha",
+    description: "significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates",
+    default: "0.05",
+    parse: parseAlpha,
+    cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "fail-on": {
+    name: "fail-on",
+    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
+    default: DEFAULT_FAIL_ON.join(","),
+    parse: parseFailOn,
+    cli: compareOnly("--fail-on <list>"),
+    action: true,
+    config: true,
+    policy: moreIsTighter
+  },
+  "min-effect": {
+    name: "min-effect",
+    description: "a significant drop smaller than this (absolute, e.g. 0.02) only warns",
+    default: "0",
+    parse: parseMinEffect,
+    cli: compareOnly("--min-effect <drop>"),
+    action: true,
+    config: true,
+    policy: lowerIsTighter
+  },
+  floors: {
+    name: "floors",
+    description: "absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling)",
+    default: "",
+    parse: parseFloors,
+    cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
+    action: true,
+    config: true,
+    policy: floorsOrder
+  },
+  graded: {
+    name: "graded",
+    description: "graded metrics that get a paired randomization test, comma-separated",
+    default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
+    parse: parseGraded,
+    cli: { flags: { compare: "--graded <list>", holdout: "--graded <list>" } },
+    action: true,
+    config: true
+  },
+  permutations: {
+    name: "permutations",
+    description: "permutations per randomization test",
+    default: "10000",
+    parse: parsePermutations,
+    cli: compareOnly("--permutations <n>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "mcnemar-small-sample": {
+    name: "mcnemar-small-sample",
+    description: "McNemar's test below 25 discordant pairs: exact (the two-sided exact binomial test) or mid-p (its mid-p version, less conservative); from 25 on \u03C7\xB2 with continuity correction decides either way",
+    default: "exact",
+    parse: oneOf("exact", "mid-p"),
+    cli: compareOnly("--mcnemar-small-sample <test>"),
+    action: true,
+    config: true,
+    policy: strictestLast("exact", "mid-p")
+  },
+  "extra-tests": {
+    name: "extra-tests",
+    description: "classical paired tests reported beside each graded metric's randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them",
+    default: "",
+    parse: parseExtraTests,
+    cli: compareOnly("--extra-tests <list>"),
+    action: true,
+    config: true
+  },
+  "judge-calibration": {
+    name: "judge-calibration",
+    description: "calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated",
+    default: "",
+    parse: splitLines,
+    cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "kappa-floor": {
+    name: "kappa-floor",
+    description: "lowest judge\u2013human Cohen's kappa at which judged metrics may gate",
+    default: String(KAPPA_FLOOR),
+    parse: parseKappaFloor,
+    cli: compareOnly("--kappa-floor <kappa>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "baseline-artifact": {
+    name: "baseline-artifact",
+    description: "name of the artifact that holds the base branch's results",
+    default: "rag-gate-results",
+    parse: nonEmpty("an artifact"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "baseline-max-age-days": {
+    name: "baseline-max-age-days",
+    description: "ignore base-branch runs older than this many days",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  history: {
+    name: "history",
+    description: "the base branch's run history (JSON). On push the action appends this run to the history in the newest baseline-artifact of the branch (or to this file when it exists) and writes it here, to upload with the results; on a pull request it reads this file when it exists, else the baseline artifact's file of the same name, for the comment's trend",
+    default: "rag-gate-history.json",
+    parse: nonEmpty("a file"),
+    action: true,
+    config: true
+  },
+  "on-missing-baseline": {
+    name: "on-missing-baseline",
+    description: "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
+    default: "pass",
+    parse: oneOf("pass", "fail"),
+    action: true,
+    config: true,
+    policy: strictestLast("pass", "fail")
+  },
+  "on-baseline-error": {
+    name: "on-baseline-error",
+    description: "what happens when the base branch's results exist but cannot be read (a missing actions: read permission, GitHub failing or not answering after the retries, an artifact that is not a valid zip or holds invalid results): fail fails the check naming the run, the artifact and the fix; pass warns and passes neutral",
+    default: "fail",
+    parse: oneOf("fail", "pass"),
+    action: true,
+    config: true,
+    policy: strictestLast("pass", "fail")
+  },
+  "api-timeout-seconds": {
+    name: "api-timeout-seconds",
+    description: "seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true
+  },
+  "github-token": {
+    name: "github-token",
+    description: "token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status",
+    default: "",
+    parse: (text4) => text4,
+    action: { runnerDefault: "${{ github.token }}" },
+    config: false
+  },
+  comment: {
+    name: "comment",
+    description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
+    default: "always",
+    parse: oneOf("always", "on-change", "never"),
+    action: true,
+    config: true
+  },
+  "trace-url": {
+    name: "trace-url",
+    description: "a link from each question the comment lists to its trace, with {id} where the question's id goes (URL-encoded), such as https://traces.example.com/runs/{id}; a record's own trace_url is linked instead where it has one",
+    default: "",
+    parse: parseTraceUrl,
+    cli: compareOnly("--trace-url <template>"),
+    action: true,
+    config: true
+  },
+  mode: {
+    name: "mode",
+    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue",
+    default: "gate",
+    parse: oneOf("gate", "advisory", "release", "monitor"),
+    action: true,
+    config: true,
+    policy: strictestLast("advisory", "gate")
+  },
+  "pr-number": {
+    name: "pr-number",
+    description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
+    default: "",
+    parse: parseOptionalPrNumber,
+    action: true,
+    config: false
+  },
+  "approve-label": {
+    name: "approve-label",
+    description: "the label that approves a pull request's changes to its own gate (settings that decide pass or fail, taken from the base branch's config file) when a user with write access applies it after the comment showed those changes",
+    default: "rag-gate: approve",
+    parse: parseLabel,
+    action: true,
+    config: false
+  },
+  "base-config": {
+    name: "base-config",
+    description: "the base branch's config file (e.g. from git show origin/main:rag-gate.yml): the settings that decide pass or fail are taken from it, and this run's own changes to them need --approve policy",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--base-config <file>"),
+    action: false,
+    config: false
+  },
+  approve: {
+    name: "approve",
+    description: "with --base-config, approves this run's changes: policy (the settings, golden set and holdout file that decide pass or fail), gold (the gold of questions whose change moves a gated outcome), or both",
+    default: "",
+    parse: parseApprovals,
+    cli: compareOnly("--approve <what>"),
+    action: false,
+    config: false
+  },
+  judge: {
+    name: "judge",
+    description: "none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)",
+    default: "none",
+    parse: oneOf("none", "openai"),
+    action: true,
+    config: true
+  },
+  "judge-model": {
+    name: "judge-model",
+    description: "the judge's chat model",
+    default: "gpt-4o-mini",
+    parse: nonEmpty("a model"),
+    cli: judgeCommands("--model <name>"),
+    action: true,
+    config: true
+  },
+  "judge-base-url": {
+    name: "judge-base-url",
+    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
+    default: "",
+    parse: optionalText,
+    cli: judgeAndMonitor("--base-url <url>"),
+    action: true,
+    config: true
+  },
+  "judge-cache": {
+    name: "judge-cache",
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (CLI: --no-cache for none)",
+    default: ".rag-gate-cache",
+    parse: nonEmpty("a directory"),
+    cli: judgeAndMonitor("--cache <dir>"),
+    action: true,
+    config: true
+  },
+  "judge-rpm": {
+    name: "judge-rpm",
+    description: "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
+    default: "",
+    parse: parseOptionalPerMinute,
+    cli: judgeAndMonitor("--rpm <n>"),
+    action: true,
+    config: true
+  },
+  "judge-tpm": {
+    name: "judge-tpm",
+    description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
+    default: "",
+    parse: parseOptionalPerMinute,
+    cli: judgeAndMonitor("--tpm <n>"),
+    action: true,
+    config: true
+  },
+  "judge-concurrency": {
+    name: "judge-concurrency",
+    description: "the judge's HTTP requests in flight at once; throughput is at most this \xF7 the endpoint's latency (8 at 0.5 s \u2248 960 requests a minute)",
+    default: "8",
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor("--concurrency <n>"),
+    action: true,
+    config: true
+  },
+  "judge-timeout-seconds": {
+    name: "judge-timeout-seconds",
+    description: "seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout",
+    default: "60",
+    parse: parsePositiveNumber,
+    cli: judgeAndMonitor("--timeout-seconds <s>"),
+    action: true,
+    config: true
+  },
+  "judge-max-attempts": {
+    name: "judge-max-attempts",
+    description: "attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up",
+    default: "4",
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor("--max-attempts <n>"),
+    action: true,
+    config: true
+  },
+  logs: {
+    name: "logs",
+    description: "production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)",
+    default: "",
+    parse: splitLines,
+    cli: { flags: { monitor: "--logs <files...>" }, repeatable: true },
+    action: true,
+    config: true
+  },
+  "log-fields": {
+    name: "log-fields",
+    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(", ")}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
+    default: "",
+    parse: parseLogFieldMap,
+    cli: { ...monitorOnly("--log-field <ours=yours>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  window: {
+    name: "window",
+    description: "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
+    default: "1d",
+    parse: parseDuration,
+    cli: monitorOnly("--window <length>"),
+    action: true,
+    config: true
+  },
+  deploys: {
+    name: "deploys",
+    description: "deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds",
+    default: "",
+    parse: parseDeploys,
+    cli: { ...monitorOnly("--deploy <time>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  "rephrase-within": {
+    name: "rephrase-within",
+    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
+    default: "60s",
+    parse: parseDuration,
+    cli: monitorOnly("--rephrase-within <length>"),
+    action: true,
+    config: true
+  },
+  similarity: {
+    name: "similarity",
+    description: "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
+    default: "auto",
+    parse: oneOf("auto", "lexical", "embeddings", "openai"),
+    cli: monitorOnly("--similarity <measure>"),
+    action: true,
+    config: true
+  },
+  "rephrase-similarity": {
+    name: "rephrase-similarity",
+    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
+    default: "",
+    parse: parseOptionalThreshold,
+    cli: monitorOnly("--rephrase-similarity <threshold>"),
+    action: true,
+    config: true
+  },
+  "embedding-model": {
+    name: "embedding-model",
+    description: "the embedding model monitor asks the endpoint for, with similarity openai",
+    default: "text-embedding-3-small",
+    parse: nonEmpty("a model"),
+    cli: monitorOnly("--embedding-model <name>"),
+    action: true,
+    config: true
+  },
+  "max-rephrase-rate": {
+    name: "max-rephrase-rate",
+    description: "the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.1",
+    parse: parseShare,
+    cli: monitorOnly("--max-rephrase-rate <share>"),
+    action: true,
+    config: true
+  },
+  "max-refusal-rate": {
+    name: "max-refusal-rate",
+    description: "the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.15",
+    parse: parseShare,
+    cli: monitorOnly("--max-refusal-rate <share>"),
+    action: true,
+    config: true
+  },
+  "monitor-issue-label": {
+    name: "monitor-issue-label",
+    description: "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
+    default: "rag-gate-monitor",
+    parse: parseLabel,
+    action: true,
+    config: true
+  }
+};
+var SETTING_ROWS = Object.values(SETTINGS);
+var SettingsError = class extends SettingError {
+  constructor(problems, describe3) {
+    super(problems.map(describe3).join("\n"));
+    this.problems = problems;
+  }
+  problems;
+};
+function resolveSettings(layers, describe3) {
+  const settings = {};
+  const origins = {};
+  const problems = [];
+  for (const name of Object.keys(SETTINGS)) {
+    const given = layers.map((layer) => layer.get(name)).find((value2) => value2 !== void 0);
+    const { text: text4, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: "default" } };
+    origins[name] = origin;
+    try {
+      settings[name] = SETTINGS[name].parse(text4);
+    } catch (error3) {
+      if (!(error3 instanceof SettingError)) throw error3;
+      problems.push({ setting: name, origin, message: error3.message });
+    }
+  }
+  if (problems.length > 0) throw new SettingsError(problems, describe3);
+  return { settings, origins };
+}
+
+// src/core/code-unit-order.ts
+init_entry_url();
+function byCodeUnits(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function byKey(a, b) {
+  return byCodeUnits(a[0], b[0]);
+}
+
+// src/core/compare/policy.ts
+var POLICY_SETTINGS = Object.keys(SETTINGS).filter(
+  (name) => SETTINGS[name].policy !== void 0
+);
+function needsApproval(change) {
+  return change.direction !== "tighter";
+}
+function policyChanges(base, head) {
+  const changes = [];
+  for (const setting of POLICY_SETTINGS) {
+    const order = SETTINGS[setting].policy;
+    const direction = order(base.settings[setting], head.settings[setting]);
+    if (direction !== "same") changes.push({ setting, base: base.texts[setting], head: head.texts[setting], direction });
+  }
+  return changes;
+}
+function governingSettings(base, head, changes, approved) {
+  if (approved) return head;
+  const governing = { ...head };
+  for (const change of changes) if (needsApproval(change)) governing[change.setting] = base[change.setting];
+  return governing;
+}
+function changesFingerprint(changes) {
+  const approvable = changes.filter(needsApproval).map(({ setting, base, head }) => [setting, base, head]);
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify(approvable)))).slice(0, 32);
+}
+function goldFingerprint(changes) {
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify(changes.map(({ id, base, head }) => [id, base, head]))))).slice(0, 32);
+}
+function withPolicyVerdict(comparison, changes, approved) {
+  const unapproved = approved ? [] : changes.filter(needsApproval);
+  if (unapproved.length === 0) return comparison;
+  return { ...comparison, verdict: "fail", reasons: [{ kind: "gate-changed-unapproved", changes: unapproved }, ...comparison.reasons] };
+}
+var idList = (ids2) => ids2.join(", ");
+function goldenSetChange(base, head) {
+  const dropped = [...base].filter((id) => !head.has(id)).sort(byCodeUnits);
+  const added = [...head].filter((id) => !base.has(id)).sort(byCodeUnits);
+  if (dropped.length === 0 && added.length === 0) return null;
+  const parts = [
+    `${head.size} questions`,
+    ...dropped.length > 0 ? [`dropped ${idList(dropped)}`] : [],
+    ...added.length > 0 ? [`added ${idList(added)}`] : []
+  ];
+  return { setting: "golden", base: `${base.size} questions`, head: parts.join("; "), direction: dropped.length > 0 ? "looser" : "tighter" };
+}
+function holdoutChange(base, head, drawn) {
+  const baseIds = new Set(base.holdout);
+  const headIds = new Set(head.holdout);
+  const added = head.holdout.filter((id) => !baseIds.has(id)).sort(byCodeUnits);
+  const removed = base.holdout.filter((id) => !headIds.has(id)).sort(byCodeUnits);
+  const rekeyed = base.seed !== head.seed || base.rotation !== head.rotation;
+  if (added.length === 0 && removed.length === 0 && !rekeyed) return null;
+  const byHand = drawn !== null && (drawn.length !== headIds.size || drawn.some((id) => !headIds.has(id)));
+  const parts = [
+    `${head.holdout.length} held out`,
+    ...rekeyed ? [`seed ${head.seed}, rotation ${head.rotation}`] : [],
+    ...byHand ? ["not rag-gate split's draw"] : [],
+    ...added.length > 0 ? [`added ${idList(added)}`] : [],
+    ...removed.length > 0 ? [`removed ${idList(removed)}`] : []
+  ];
+  return { setting: "holdout", base: `${base.holdout.length} held out`, head: parts.join("; "), direction: "changed" };
+}
+
+// src/judge/errors.ts
+init_entry_url();
+var JudgeCallError = class extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+  kind;
+  name = "JudgeCallError";
+};
+var JudgeSetupError = class extends Error {
+  name = "JudgeSetupError";
+};
+
+// src/pipeline/compare.ts
+init_entry_url();
+
+// src/core/compare/compare.ts
+init_entry_url();
+
+// src/core/scoring/repeats.ts
+init_entry_url();
+
+// src/core/scoring/outcomes.ts
+init_entry_url();
+
+// src/core/scoring/score.ts
+init_entry_url();
+function relevanceMap(relevant) {
+  const map5 = /* @__PURE__ */ new Map();
+  if (Array.isArray(relevant)) for (const id of relevant) map5.set(id, 1);
+  else if (relevant !== void 0) for (const id in relevant) map5.set(id, relevant[id]);
+  return map5;
+}
+function judgedRanking(record3, judging) {
+  if (record3.retrieved_ids === void 0) return void 0;
+  const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids), judging);
+  return relevantCount(ranking) === 0 ? void 0 : ranking;
+}
+function scoredColumnNames(config2) {
+  return [...config2.retrievalMetrics.map((metric) => metric.name), ...QUESTION_COLUMNS.map((column2) => column2.name)];
+}
+function scoreQuestion(record3, config2, ranking, put) {
+  const metrics = config2.retrievalMetrics;
+  if (ranking !== void 0) for (let i = 0; i < metrics.length; i++) put(i, metrics[i].compute(ranking));
+  const answer = record3.answer === void 0 ? void 0 : textCounts(record3.answer);
+  for (let j = 0; j < QUESTION_COLUMNS.length; j++) {
+    const value2 = QUESTION_COLUMNS[j].compute(record3, ranking, config2, answer);
+    if (value2 !== void 0) put(metrics.length + j, value2);
+  }
+}
+
+// src/core/scoring/outcomes.ts
+var LABEL_GRADE = 1;
+function goldKeyOf(record3) {
+  const relevant = record3.relevant_ids;
+  let ids2 = [];
+  let grades;
+  if (Array.isArray(relevant)) {
+    ids2 = [...relevant];
+  } else if (relevant !== void 0) {
+    grades = relevant;
+    for (const id in relevant) if (relevant[id] >= LABEL_GRADE) ids2.push(id);
+  }
+  ids2.sort(byCodeUnits);
+  let labels = "";
+  for (let i = 0; i < ids2.length; i++) {
+    const id = ids2[i];
+    if (i > 0 && id === ids2[i - 1]) continue;
+    labels += `${labels === "" ? "" : ","}[${JSON.stringify(id)},${grades === void 0 ? 1 : grades[id]}]`;
+  }
+  const expected = record3.expected_answer === void 0 ? null : normalizeText(record3.expected_answer);
+  return ["[[", labels, "],", JSON.stringify(expected), ",", JSON.stringify(record3.answerable ?? true), "]"].join("");
+}
+function goldLabelsOf(key) {
+  const [grades, expected, answerable] = JSON.parse(key);
+  const relevant = /* @__PURE__ */ Object.create(null);
+  for (const [id, grade2] of grades) relevant[id] = grade2;
+  return { relevant_ids: relevant, answerable, ...expected === null ? {} : { expected_answer: expected } };
+}
+var detached = (id) => JSON.parse(JSON.stringify(id));
+function relevantWithin(retrieved, ranking, k) {
+  const found = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(detached(retrieved[i]));
+  return found;
+}
+var CHUNK_ROWS = 8192;
+var OutcomeBuilder = class {
+  constructor(config2) {
+    this.config = config2;
+    this.scoredNames = scoredColumnNames(config2);
+    this.scoredChunks = this.scoredNames.map(() => void 0);
+  }
+  config;
+  ids = [];
+  questions = [];
+  tags = [];
+  goldKeys = [];
+  goldFound = [];
+  /**
+   * Growing columns as chunks of CHUNK_ROWS rows, unset rows NaN, joined once by `build`. Doubling one array instead
+   * copied and filled each column three times over, in buffers large enough to be fresh memory each time.
+   */
+  values = /* @__PURE__ */ new Map();
+  labelPairs = [];
+  noClaims = 0;
+  judgeErrors = 0;
+  judges = /* @__PURE__ */ new Map();
+  noRelevant = 0;
+  idsFromQuestion = 0;
+  retrievalByText = 0;
+  correctByRule = 0;
+  refusedByDetector = 0;
+  formats = /* @__PURE__ */ new Set();
+  scores = /* @__PURE__ */ new Map();
+  /** The columns `scoreQuestion` fills, by its index: their names, and each one's chunk of the row being scored. */
+  scoredNames;
+  scoredChunks;
+  /** The row being scored, for `put`. */
+  row = 0;
+  /** Stores the row's value in the column of `scoreQuestion`'s index `column`. */
+  put = (column2, value2) => {
+    const chunk = this.scoredChunks[column2] ??= this.chunkFor(this.scoredNames[column2], this.row);
+    chunk[this.row % CHUNK_ROWS] = value2;
+  };
+  /** Notes the format a file of the run was read as, for the report. */
+  readAs(format) {
+    this.formats.add(format);
+  }
+  add(record3, derivation) {
+    const row = this.ids.length;
+    if (derivation?.idFromQuestion) this.idsFromQuestion++;
+    if (derivation?.retrievalByText) this.retrievalByText++;
+    if (record3.correct === void 0 && record3.answer !== void 0 && record3.expected_answer !== void 0) this.correctByRule++;
+    if (record3.refused === void 0 && record3.answer !== void 0) this.refusedByDetector++;
+    this.ids.push(record3.id);
+    this.questions.push(record3.question);
+    this.tags.push(record3.tags ?? []);
+    this.goldKeys.push(goldKeyOf(record3));
+    if (record3.claims?.length === 0) this.noClaims++;
+    if (record3.judge_errors !== void 0 && record3.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field2, judge] of Object.entries(record3.judged_by ?? {})) {
+      if (judge === void 0) continue;
+      const key = JSON.stringify([field2, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, {
+        field: field2,
+        model: judge.model,
+        promptVersion: judge.prompt_version,
+        questions: (use?.questions ?? 0) + 1
+      });
+    }
+    const ranking = judgedRanking(record3, this.config.judging);
+    if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids, ranking, this.config.retrievalOk.metric.k));
+    if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
+      this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
+    }
+    if (row % CHUNK_ROWS === 0) this.scoredChunks.fill(void 0);
+    this.row = row;
+    scoreQuestion(record3, this.config, ranking, this.put);
+    for (const [name, value2] of Object.entries(record3.scores ?? {})) {
+      if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
+      this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value2);
+    }
+  }
+  /** The chunk of column `name` that holds `row`, with the chunks before it. */
+  chunkFor(name, row) {
+    let chunks = this.values.get(name);
+    if (chunks === void 0) this.values.set(name, chunks = []);
+    const index = Math.floor(row / CHUNK_ROWS);
+    while (chunks.length <= index) chunks.push(new Float64Array(CHUNK_ROWS).fill(NaN));
+    return chunks[index];
+  }
+  build() {
+    const records = this.ids.length;
+    const columns = /* @__PURE__ */ new Map();
+    for (const [name, chunks] of this.values) {
+      const column2 = new Float64Array(records);
+      chunks.forEach((chunk, index) => {
+        const from = index * CHUNK_ROWS;
+        column2.set(from + CHUNK_ROWS <= records ? chunk : chunk.subarray(0, records - from), from);
+      });
+      column2.fill(NaN, chunks.length * CHUNK_ROWS);
+      columns.set(name, column2);
+    }
+    const questionRows = firstRowOf(this.ids);
+    const repeated = questionRows.firstRows.length < records;
+    const rows = repeated ? collapseRepeats(columns, questionRows) : void 0;
+    const pick2 = (values) => rows === void 0 ? values : Array.from(questionRows.firstRows, (row) => values[row]);
+    return {
+      size: questionRows.firstRows.length,
+      ids: pick2(this.ids),
+      questions: pick2(this.questions),
+      tags: pick2(this.tags),
+      goldKeys: pick2(this.goldKeys),
+      goldFound: pick2(this.goldFound),
+      columns: rows?.columns ?? columns,
+      ...rows === void 0 ? {} : { repeats: rows.repeats },
+      labelPairs: this.labelPairs,
+      noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
+      noRelevant: this.noRelevant,
+      idsFromQuestion: this.idsFromQuestion,
+      retrievalByText: this.retrievalByText,
+      correctByRule: this.correctByRule,
+      refusedByDetector: this.refusedByDetector,
+      formats: [...this.formats],
+      scores: this.scores
+    };
+  }
+};
+function firstRowOf(ids2) {
+  const questionOf = new Int32Array(ids2.length);
+  const indexOf = /* @__PURE__ */ new Map();
+  const firstRows = [];
+  ids2.forEach((id, row) => {
+    let question = indexOf.get(id);
+    if (question === void 0) {
+      question = firstRows.length;
+      indexOf.set(id, question);
+      firstRows.push(row);
+    }
+    questionOf[row] = question;
+  });
+  return { questionOf, firstRows: Int32Array.from(firstRows) };
+}
+function collapseRepeats(recordColumns, { questionOf, firstRows }) {
+  const size = firstRows.length;
+  const runs = new Float64Array(size);
+  for (const question of questionOf) runs[question]++;
+  const columns = /* @__PURE__ */ new Map();
+  const counts = /* @__PURE__ */ new Map();
+  const binary = /* @__PURE__ */ new Set();
+  for (const [name, values] of recordColumns) {
+    const sums = new Float64Array(size);
+    const carried = new Float64Array(size);
+    let zeroOne = true;
+    values.forEach((value2, row) => {
+      if (Number.isNaN(value2)) return;
+      if (value2 !== 0 && value2 !== 1) zeroOne = false;
+      sums[questionOf[row]] += value2;
+      carried[questionOf[row]]++;
+    });
+    for (let question = 0; question < size; question++) sums[question] = carried[question] === 0 ? NaN : sums[question] / carried[question];
+    columns.set(name, sums);
+    counts.set(name, carried);
+    if (zeroOne) binary.add(name);
+  }
+  return { columns, repeats: { runs, counts, binary } };
+}
+function column(outcomes, name) {
+  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+function repeatCount(outcomes, name) {
+  const counts = outcomes.repeats?.counts.get(name);
+  if (counts !== void 0) return counts;
+  return Float64Array.from(column(outcomes, name), (value2) => Number.isNaN(value2) ? 0 : 1);
+}
+function withRowsOf(run2, replacement) {
+  if (replacement.size === 0) return run2;
+  const rowOf = new Map(run2.ids.map((id, row) => [id, row]));
+  const goldKeys = [...run2.goldKeys];
+  const goldFound = [...run2.goldFound];
+  const names = [.../* @__PURE__ */ new Set([...run2.columns.keys(), ...replacement.columns.keys()])];
+  const columns = new Map(names.map((name) => [name, Float64Array.from(column(run2, name))]));
+  const replacing = names.map((name) => [columns.get(name), column(replacement, name)]);
+  const counts = run2.repeats === void 0 ? void 0 : new Map(names.map((name) => [name, Float64Array.from(repeatCount(run2, name))]));
+  const replacingCounts = counts === void 0 ? [] : names.map((name) => [counts.get(name), repeatCount(replacement, name)]);
+  replacement.ids.forEach((id, from) => {
+    const row = rowOf.get(id);
+    if (row === void 0) return;
+    goldKeys[row] = replacement.goldKeys[from];
+    goldFound[row] = replacement.goldFound[from];
+    for (const [to, values] of replacing) to[row] = values[from];
+    for (const [to, values] of replacingCounts) to[row] = values[from];
+  });
+  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, counts };
+  return { ...run2, goldKeys, goldFound, columns, ...repeats === void 0 ? {} : { repeats } };
+}
+function withoutQuestions(run2, ids2) {
+  const kept = [];
+  const leftOut = [];
+  run2.ids.forEach((id, row) => ids2.has(id) ? leftOut.push(id) : kept.push(row));
+  if (leftOut.length === 0) return { outcomes: run2, leftOut };
+  const pick2 = (values) => kept.map((row) => values[row]);
+  const keep = (values) => Float64Array.from(kept, (row) => values[row]);
+  const columns = new Map([...run2.columns].map(([name, values]) => [name, keep(values)]));
+  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, runs: keep(run2.repeats.runs), counts: new Map([...run2.repeats.counts].map(([name, values]) => [name, keep(values)])) };
+  return {
+    outcomes: {
+      ...run2,
+      ...repeats === void 0 ? {} : { repeats },
+      size: kept.length,
+      ids: pick2(run2.ids),
+      questions: pick2(run2.questions),
+      tags: pick2(run2.tags),
+      goldKeys: pick2(run2.goldKeys),
+      goldFound: kept.map((row) => run2.goldFound[row]),
+      columns
+    },
+    leftOut
+  };
+}
+
+// src/core/scoring/repeats.ts
+function chooseRatio(n, m, k) {
+  if (n < k) return 0;
+  let ratio2 = 1;
+  for (let i = 0; i < k; i++) ratio2 *= (n - i) / (m - i);
+  return ratio2;
+}
+function passAtK(passes, runs, k) {
+  return { atK: 1 - chooseRatio(runs - passes, runs, k), hatK: chooseRatio(passes, runs, k) };
+}
+function binaryOutcomes(outcomes, binary) {
+  const names = [
+    ...new Set(GATED_TESTS.map((test) => test.column)),
+    ...[...outcomes.scores].filter(([, kind]) => kind === "boolean").map(([name]) => scoreMetric(name))
+  ];
+  return names.filter((name) => binary.has(name));
+}
+function summarizeRepeats(outcomes) {
+  const { repeats } = outcomes;
+  if (repeats === void 0) return void 0;
+  const runsPerQuestion = {};
+  let records = 0;
+  for (const runs of repeats.runs) {
+    records += runs;
+    runsPerQuestion[runs] = (runsPerQuestion[runs] ?? 0) + 1;
+  }
+  const flakyOn = /* @__PURE__ */ new Map();
+  const summaries = binaryOutcomes(outcomes, repeats.binary).map((metric) => {
+    const rates = column(outcomes, metric);
+    const counts = repeatCount(outcomes, metric);
+    let k = Infinity;
+    for (const runs of counts) if (runs > 0) k = Math.min(k, runs);
+    let repeated = 0;
+    let flaky = 0;
+    let carried = 0;
+    let atK = 0;
+    let hatK = 0;
+    for (let row = 0; row < outcomes.size; row++) {
+      const runs = counts[row];
+      if (runs === 0) continue;
+      const passes = Math.round(rates[row] * runs);
+      carried++;
+      const estimate = passAtK(passes, runs, k);
+      atK += estimate.atK;
+      hatK += estimate.hatK;
+      if (runs < 2) continue;
+      repeated++;
+      if (passes > 0 && passes < runs) {
+        flaky++;
+        const flakyRow = flakyOn.get(row) ?? {};
+        flakyRow[metric] = { passes, runs };
+        flakyOn.set(row, flakyRow);
+      }
+    }
+    return {
+      metric,
+      repeated,
+      flaky,
+      flakyRate: repeated === 0 ? null : flaky / repeated,
+      k: Number.isFinite(k) ? k : 0,
+      passAtK: carried === 0 ? null : atK / carried,
+      passHatK: carried === 0 ? null : hatK / carried
+    };
+  });
+  const flakyQuestions = [...flakyOn.keys()].sort((a, b) => a - b).map((row) => ({ id: outcomes.ids[row], question: outcomes.questions[row], outcomes: flakyOn.get(row) }));
+  return { records, questions: outcomes.size, runsPerQuestion, outcomes: summaries, flakyQuestions };
+}
+
+// src/core/scoring/decomposition.ts
+init_entry_url();
+var ratio = (part, whole) => whole === 0 ? null : part / whole;
+var SMALL_SPLIT = 10;
+function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
+  let nGood = 0;
+  let correctGood = 0;
+  let nBad = 0;
+  let correctBad = 0;
+  let closedAll = 0;
+  let closedAllRight = 0;
+  let closedFailed = 0;
+  let closedFailedRight = 0;
+  for (let i = 0; i < correct.length; i++) {
+    const ok2 = retrievalOk[i];
+    const right = correct[i];
+    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
+    if (ok2 === 1) {
+      nGood++;
+      correctGood += right;
+    } else {
+      nBad++;
+      correctBad += right;
+    }
+    const closed = closedBookCorrect[i];
+    if (!Number.isNaN(closed)) {
+      closedAll++;
+      closedAllRight += closed;
+      if (ok2 === 0) {
+        closedFailed++;
+        closedFailedRight += closed;
+      }
+    }
+  }
+  const n = nGood + nBad;
+  const r = ratio(nGood, n);
+  const gGood = ratio(correctGood, nGood);
+  const gBad = ratio(correctBad, nBad);
+  const e2e = ratio(correctGood + correctBad, n);
+  const warnings = [];
+  let e2eCheck = null;
+  let ceiling = null;
+  let productModelG = null;
+  let productModelBias = null;
+  if (r !== null) {
+    const bad = (1 - r) * (gBad ?? 0);
+    e2eCheck = r * (gGood ?? 0) + bad;
+    ceiling = r + bad;
+    if (r > 0) {
+      productModelG = e2e / r;
+      productModelBias = bad / r;
+      if (productModelG > 1) {
+        warnings.push(
+          `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad.toFixed(4)}).`
+        );
+      }
+    }
+  }
+  const rLowerBound = gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
+  if (nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
+  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+}
+
+// src/core/stats/noise-floor.ts
+init_entry_url();
+function noiseDiscordance(basePasses, baseRuns, headPasses, headRuns) {
+  const steady = (passes2, runs) => passes2 === 0 || passes2 === runs;
+  if (steady(basePasses, baseRuns) && steady(headPasses, headRuns)) return { lower: 0, higher: 0 };
+  const passes = basePasses + headPasses;
+  const first = Math.max(0, passes - headRuns);
+  const last = Math.min(baseRuns, passes);
+  const logWeights = [];
+  let log2 = 0;
+  for (let b = first; b <= last; b++) {
+    logWeights.push(log2);
+    log2 += Math.log(baseRuns - b) + Math.log(passes - b) - Math.log(b + 1) - Math.log(headRuns - passes + b + 1);
+  }
+  const top = Math.max(...logWeights);
+  let total = 0;
+  let lower = 0;
+  let higher = 0;
+  logWeights.forEach((logWeight, i) => {
+    const b = first + i;
+    const h = passes - b;
+    const weight = Math.exp(logWeight - top);
+    total += weight;
+    if (h * baseRuns < b * headRuns) lower += weight;
+    else if (h * baseRuns > b * headRuns) higher += weight;
+  });
+  return { lower: lower / total, higher: higher / total };
+}
+
+// src/core/stats/randomization.ts
+init_entry_url();
+
+// src/core/stats/random.ts
+init_entry_url();
+function cyrb128(text4) {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i = 0; i < text4.length; i++) {
+    const k = text4.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
+  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
+  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
+  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+function seedWords(seed) {
+  if (typeof seed === "number") {
+    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
+    return cyrb128(`\0number:${String(seed)}`);
+  }
+  return cyrb128(seed);
+}
+function startState([a, b, c, d]) {
+  return (a | b | c | d) === 0 ? [1, 0, 0, 0] : [a | 0, b | 0, c | 0, d | 0];
+}
+var TWO_POW_32 = 4294967296;
+var LEMIRE_MAX_BOUND = 2097152;
+var Random = class {
+  s0;
+  s1;
+  s2;
+  s3;
+  constructor(seed) {
+    [this.s0, this.s1, this.s2, this.s3] = startState(seedWords(seed));
+  }
+  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
+  nextUint32() {
+    const s1 = this.s1;
+    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+    const t = s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= s1;
+    this.s1 = s1 ^ this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return result >>> 0;
+  }
+  /**
+   * Uniform integer in [0, bound), without modulo bias, for 1 < bound < 2^32.
+   * Lemire's multiply-and-reject (exact in doubles while bound < 2^21), otherwise classic threshold rejection.
+   */
+  nextBelow(bound) {
+    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
+      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
+    }
+    if (bound <= LEMIRE_MAX_BOUND) {
+      let product = this.nextUint32() * bound;
+      let high = Math.floor(product / TWO_POW_32);
+      if (product - high * TWO_POW_32 < bound) {
+        const threshold = TWO_POW_32 % bound;
+        while (product - high * TWO_POW_32 < threshold) {
+          product = this.nextUint32() * bound;
+          high = Math.floor(product / TWO_POW_32);
+        }
+      }
+      return high;
+    }
+    const limit = TWO_POW_32 - TWO_POW_32 % bound;
+    let word = this.nextUint32();
+    while (word >= limit) word = this.nextUint32();
+    return word % bound;
+  }
+  /**
+   * The sum of `draws` values of `values` drawn uniformly with replacement, in draw order.
+   *
+   * Up to 2^21 values, index j is ?w_j?n / 2^32? for the next `draws` words w_j of the stream (exact in doubles),
+   * and a word whose low part w_j?n mod 2^32 falls below 2^32 mod n is redrawn, from the words after the batch,
+   * so every index is exactly equally likely (Lemire's multiply-and-reject); beyond 2^21 values, each index is
+   * {@link nextBelow}. The generator runs inside the loop (fillUint32's step, written out again): no word is stored
+   * unless a redraw needs the batch's remaining words first (a chance of at most draws?n / 2^32).
+   */
+  sumOfDraws(values, draws) {
+    const n = values.length;
+    let sum = 0;
+    if (n > LEMIRE_MAX_BOUND) {
+      for (let i2 = 0; i2 < draws; i2++) sum += values[this.nextBelow(n)];
+      return sum;
+    }
+    const rejectBelow = TWO_POW_32 % n;
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    let i = 0;
+    for (; i < draws; i++) {
+      const product = (Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0) * n;
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+      const index = Math.floor(product / TWO_POW_32);
+      if (product - index * TWO_POW_32 < rejectBelow) break;
+      sum += values[index];
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+    if (i === draws) return sum;
+    const rest = new Uint32Array(draws - i - 1);
+    this.fillUint32(rest);
+    sum += values[this.acceptedIndex(this.nextUint32() * n, n, rejectBelow)];
+    for (const word of rest) sum += values[this.acceptedIndex(word * n, n, rejectBelow)];
+    return sum;
+  }
+  /** ?product / 2^32? for product = word?n, the word redrawn from the stream while the low part is below `rejectBelow`. */
+  acceptedIndex(product, n, rejectBelow) {
+    let index = Math.floor(product / TWO_POW_32);
+    while (product - index * TWO_POW_32 < rejectBelow) {
+      product = this.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_32);
+    }
+    return index;
+  }
+  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
+  fillUint32(target) {
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let i = 0; i < target.length; i++) {
+      target[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+};
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+var DEFAULT_SEED = "rag-gate";
+
+// src/core/stats/randomization.ts
+var DEFAULT_PERMUTATIONS = 1e4;
+var MAX_PERMUTATIONS = 1e6;
+var UNDECIDED_WITHIN_SE = 3;
+var TIE_TOLERANCE = 1e-9;
+function pairedRandomizationTest(paired2, options = {}) {
+  const { n, meanBase, meanHead, differences } = paired2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += differences[i];
+  const delta = n === 0 ? NaN : sum / n;
+  return { n, meanBase, meanHead, delta, ...signFlipPValue(differences, options) };
+}
+function signFlipTailBound(differences) {
+  let largest = 0;
+  for (let i = 0; i < differences.length; i++) largest = Math.max(largest, Math.abs(differences[i]));
+  if (largest === 0) return 1;
+  let sum = 0;
+  let absoluteSum = 0;
+  let squares = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i] / largest;
+    sum += d;
+    absoluteSum += Math.abs(d);
+    squares += d * d;
+  }
+  const t = Math.abs(sum) - TIE_TOLERANCE * absoluteSum;
+  return t > 0 ? Math.min(1, Math.max(Number.MIN_VALUE, 2 * Math.exp(-(t * t) / (2 * squares)))) : 1;
+}
+function signFlipPValue(differences, options = {}) {
+  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
+  if (!Number.isInteger(permutations) || permutations < 1) {
+    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
+  }
+  const alpha = options.alpha;
+  if (alpha !== void 0 && !(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  let nonZero = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
+    if (d !== 0) nonZero++;
+  }
+  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0, tailBound: false };
+  const bound = signFlipTailBound(differences);
+  if (bound < 1 / (1 + permutations) && (alpha === void 0 || bound < alpha)) return { pValue: bound, permutations: 0, monteCarloSE: 0, tailBound: true };
+  const words = Math.ceil(nonZero / 32);
+  const padded = new Float64Array(words * 32);
+  let absoluteSum = 0;
+  for (let i = 0, k = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (d !== 0) {
+      padded[k++] = d;
+      absoluteSum += Math.abs(d);
+    }
+  }
+  const table2 = new Float64Array(words * 8 * 16);
+  for (let group = 0; group < words * 8; group++) {
+    const d0 = padded[group * 4];
+    const d1 = padded[group * 4 + 1];
+    const d2 = padded[group * 4 + 2];
+    const d3 = padded[group * 4 + 3];
+    for (let mask = 0; mask < 16; mask++) {
+      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
+    }
+  }
+  const signs = new Uint32Array(words);
+  const observed = Math.abs(signedSum(table2, signs));
+  const threshold = observed - TIE_TOLERANCE * absoluteSum;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  let extreme = 0;
+  let drawn = 0;
+  const draw = (count2) => {
+    for (let p = 0; p < count2; p++) {
+      random.fillUint32(signs);
+      if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
+    }
+    drawn += count2;
+  };
+  const result = () => {
+    const pValue = (1 + extreme) / (1 + drawn);
+    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt(pValue * (1 - pValue) / drawn), tailBound: false };
+  };
+  draw(permutations);
+  let current = result();
+  while (alpha !== void 0 && Math.abs(current.pValue - alpha) <= UNDECIDED_WITHIN_SE * current.monteCarloSE && drawn < MAX_PERMUTATIONS) {
+    draw(Math.min(drawn, MAX_PERMUTATIONS - drawn));
+    current = result();
+  }
+  return current;
+}
+function signedSum(table2, signs) {
+  let low = 0;
+  let high = 0;
+  for (let w = 0; w < signs.length; w++) {
+    const bits = signs[w];
+    const o = w * 128;
+    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
+    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
+  }
+  return low + high;
+}
+
+// src/core/scoring/summary.ts
+init_entry_url();
+
+// src/core/stats/wilson.ts
+init_entry_url();
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
+}
+
+// src/core/stats/bootstrap.ts
+init_entry_url();
+
+// src/core/stats/multinomial.ts
+init_entry_url();
+var import_math_base_special_gammaln = __toESM(require_lib65(), 1);
+var MODE_SEARCH_FROM = 16;
+function uniform53(random) {
+  const high = random.nextUint32() >>> 5;
+  const low = random.nextUint32() >>> 6;
+  return (high * 67108864 + low) / 9007199254740992;
+}
+var BinomialSampler = class {
+  constructor(random, maxTrials) {
+    this.random = random;
+    this.logFactorials = new Float64Array(maxTrials + 1).fill(NaN);
+  }
+  random;
+  /** ln k! for k up to the largest number of trials, each computed when first needed. */
+  logFactorials;
+  logFactorial(k) {
+    let value2 = this.logFactorials[k];
+    if (Number.isNaN(value2)) this.logFactorials[k] = value2 = (0, import_math_base_special_gammaln.default)(k + 1);
+    return value2;
+  }
+  /** One draw from Binomial(trials, p), for 0 < trials < maxTrials and 0 < p < 1. */
+  draw(trials, p) {
+    if (trials === 0 || p === 0) return 0;
+    if (p === 1) return trials;
+    if (p > 0.5) return trials - this.draw(trials, 1 - p);
+    const random = this.random;
+    const odds = p / (1 - p);
+    if (trials * p < MODE_SEARCH_FROM) {
+      const start = Math.exp(trials * Math.log1p(-p));
+      for (; ; ) {
+        let u = uniform53(random);
+        let probability = start;
+        for (let k = 0; k <= trials; k++) {
+          if (u < probability) return k;
+          u -= probability;
+          probability *= (trials - k) / (k + 1) * odds;
+        }
+      }
+    }
+    const mode = Math.floor((trials + 1) * p);
+    const atMode = Math.exp(
+      this.logFactorial(trials) - this.logFactorial(mode) - this.logFactorial(trials - mode) + mode * Math.log(p) + (trials - mode) * Math.log1p(-p)
+    );
+    for (; ; ) {
+      let u = uniform53(random);
+      if (u < atMode) return mode;
+      u -= atMode;
+      let below = mode;
+      let above = mode;
+      let belowProbability = atMode;
+      let aboveProbability = atMode;
+      while (below > 0 || above < trials) {
+        if (below > 0) {
+          belowProbability *= below / (trials - below + 1) / odds;
+          below--;
+          if (u < belowProbability) return below;
+          u -= belowProbability;
+        }
+        if (above < trials) {
+          aboveProbability *= (trials - above) / (above + 1) * odds;
+          above++;
+          if (u < aboveProbability) return above;
+          u -= aboveProbability;
+        }
+      }
+    }
+  }
+};
+function drawMultinomial(binomial, trials, sizes, rest, out) {
+  let units = rest;
+  for (let j = 0; j < sizes.length; j++) units += sizes[j];
+  let left = trials;
+  for (let j = 0; j < sizes.length; j++) {
+    const size = sizes[j];
+    const count2 = left === 0 ? 0 : size === units ? left : binomial.draw(left, size / units);
+    out[j] = count2;
+    left -= count2;
+    units -= size;
+  }
+  return left;
+}
+
+// src/core/stats/bootstrap.ts
+var DEFAULT_RESAMPLES = 2e3;
+function bootstrapMeanCIs(samples, options = {}) {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const level = options.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  }
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = samples[0]?.length ?? 0;
+  const tail = (1 - level) / 2;
+  return samples.map((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    if (n === 0) return [NaN, NaN];
+    const first = values[0];
+    let allEqual = true;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+      if (v !== first) allEqual = false;
+    }
+    if (allEqual) return [first, first];
+    const means = resampleMeans(values, resamples, options.seed ?? DEFAULT_SEED);
+    means.sort();
+    return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  });
+}
+var COUNTED_FROM = 8;
+function resampleMeans(values, resamples, seed) {
+  const n = values.length;
+  const units = /* @__PURE__ */ new Map();
+  for (let i = 0; i < n; i++) units.set(values[i], (units.get(values[i]) ?? 0) + 1);
+  const counted = [...units].filter(([, size]) => size >= COUNTED_FROM).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const countedValues = Float64Array.from(counted, ([value2]) => value2);
+  const sizes = Int32Array.from(counted, ([, size]) => size);
+  const countedSet = new Set(countedValues);
+  const rare = Float64Array.from(Array.prototype.filter.call(values, (v) => !countedSet.has(v)));
+  const random = new Random(seed);
+  const binomial = new BinomialSampler(random, n);
+  const counts = new Int32Array(sizes.length);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const left = drawMultinomial(binomial, n, sizes, rare.length, counts);
+    let sum = 0;
+    for (let j = 0; j < sizes.length; j++) sum += counts[j] * countedValues[j];
+    if (left > 0) sum += random.sumOfDraws(rare, left);
+    means[r] = sum / n;
+  }
+  return means;
+}
+function quantileSorted(sorted, q) {
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, sorted.length - 1);
+  const lower = sorted[below];
+  const upper = sorted[above];
+  return lower + (position - below) * (upper - lower);
+}
+
+// src/core/scoring/summary.ts
+function mean2(values, rows) {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (Number.isNaN(value2)) continue;
+    n++;
+    sum += value2;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+function proportion(values, rows, hit, keep = () => true, rates) {
+  let n = 0;
+  let count2 = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value2 = values[row];
+    if (Number.isNaN(value2) || !keep(row)) continue;
+    n++;
+    if (rates && hit(1) && !hit(0)) count2 += value2;
+    else if (hit(value2)) count2++;
+  }
+  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
+}
+var isOne2 = (value2) => value2 === 1;
+function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
+  const metrics = {};
+  const rates = (name) => outcomes.repeats?.binary.has(name) === true;
+  for (const metric of config2.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2, void 0, rates(metric.name)) : mean2(values, rows);
+  }
+  const answerable = column(outcomes, "answerable");
+  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
+  for (const metric of ANSWER_METRICS) {
+    const values = column(outcomes, metric.column);
+    const { aggregate } = metric;
+    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among], rates(metric.column));
+  }
+  for (const [name, kind] of outcomes.scores) {
+    const values = column(outcomes, scoreMetric(name));
+    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2, void 0, rates(scoreMetric(name))) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
+  }
+  return metrics;
+}
+function meanWithInterval(values, rows) {
+  const summary2 = mean2(values, rows);
+  if (summary2.n === 0) return summary2;
+  const present = [];
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (!Number.isNaN(value2)) present.push(value2);
+  }
+  return { ...summary2, ci: bootstrapMeanCIs([present])[0] };
+}
+function allRows(size) {
+  const rows = new Int32Array(size);
+  for (let i = 0; i < size; i++) rows[i] = i;
+  return rows;
+}
+function rowsByTag(outcomes) {
+  const byTag = /* @__PURE__ */ new Map();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(byKey));
+}
+function provenanceOf(outcomes) {
+  return {
+    idsFromQuestion: outcomes.idsFromQuestion,
+    retrievalByText: outcomes.retrievalByText,
+    correctByRule: outcomes.correctByRule,
+    refusedByDetector: outcomes.refusedByDetector,
+    formats: outcomes.formats,
+    scores: Object.fromEntries(outcomes.scores)
+  };
+}
+function summarizeRun(outcomes, config2) {
+  const answerable = column(outcomes, "answerable");
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
+  const warnings = [...decomposition.warnings];
+  if (outcomes.repeats !== void 0 && decomposition.n > 0) {
+    warnings.push(
+      "questions were run several times: the decomposition puts a question on the retrieval-ok side only when retrieval was ok in every run, and g is the mean pass rate on each side."
+    );
+  }
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
+    warnings.push(
+      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
+    );
+  }
+  let unanswerable = 0;
+  for (const value2 of answerable) if (value2 === 0) unanswerable++;
+  const repeats = summarizeRepeats(outcomes);
+  return {
+    ...repeats === void 0 ? {} : { repeats },
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    provenance: provenanceOf(outcomes),
+    warnings
+  };
+}
+
+// src/core/stats/classical.ts
+init_entry_url();
+var import_stats_base_dists_normal_cdf = __toESM(require_lib72(), 1);
+var import_stats_base_dists_t_cdf = __toESM(require_lib126(), 1);
+function pairedTTest(differences) {
+  const n = differences.length;
+  if (n < 2) return null;
+  let sum = 0;
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    sum += differences[i];
+    if (differences[i] !== differences[0]) allEqual = false;
+  }
+  if (allEqual) return null;
+  const mean3 = sum / n;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (differences[i] - mean3) ** 2;
+  if (squares === 0) return null;
+  const df = n - 1;
+  const statistic = mean3 / Math.sqrt(squares / df / n);
+  return { kind: "t", statistic, df, pValue: Math.min(1, 2 * (0, import_stats_base_dists_t_cdf.default)(-Math.abs(statistic), df)) };
+}
+var WILCOXON_EXACT_MAX = 50;
+var WILCOXON_PERMUTATION_MAX = 13;
+function wilcoxonSignedRank(differences) {
+  const n = differences.length;
+  const nonZero = [];
+  for (let i = 0; i < n; i++) if (differences[i] !== 0) nonZero.push(differences[i]);
+  const m = nonZero.length;
+  if (m === 0) return null;
+  const { ranks, tieTerm } = averageRanks(nonZero.map(Math.abs));
+  let rPlus = 0;
+  let rankSum = 0;
+  for (let i = 0; i < m; i++) {
+    rankSum += ranks[i];
+    if (nonZero[i] > 0) rPlus += ranks[i];
+  }
+  const statistic = Math.min(rPlus, rankSum - rPlus);
+  const tied = tieTerm > 0;
+  if (n <= WILCOXON_EXACT_MAX && !tied && m === n) {
+    const { lower, upper } = exactTails(m, rPlus);
+    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "exact" };
+  }
+  if (n <= WILCOXON_PERMUTATION_MAX) {
+    const { lower, upper } = enumeratedTails(ranks, rPlus);
+    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "permutation" };
+  }
+  const mean3 = m * (m + 1) / 4;
+  const sd = Math.sqrt((m * (m + 1) * (2 * m + 1) - tieTerm / 2) / 24);
+  const z3 = (rPlus - mean3) / sd;
+  return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * (0, import_stats_base_dists_normal_cdf.default)(-Math.abs(z3), 0, 1)), method: "normal" };
+}
+function averageRanks(values) {
+  const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
+  const ranks = new Array(values.length);
+  let tieTerm = 0;
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]] === values[order[start]]) end++;
+    const t = end - start;
+    for (let k = start; k < end; k++) ranks[order[k]] = (start + 1 + end) / 2;
+    tieTerm += t * t * t - t;
+    start = end;
+  }
+  return { ranks, tieTerm };
+}
+function exactTails(m, rPlus) {
+  const max = m * (m + 1) / 2;
+  const counts = new Float64Array(max + 1);
+  counts[0] = 1;
+  for (let rank = 1; rank <= m; rank++) for (let sum = max; sum >= rank; sum--) counts[sum] += counts[sum - rank];
+  let lower = 0;
+  let upper = 0;
+  for (let sum = 0; sum <= max; sum++) {
+    if (sum <= rPlus) lower += counts[sum];
+    if (sum >= rPlus) upper += counts[sum];
+  }
+  const total = 2 ** m;
+  return { lower: lower / total, upper: upper / total };
+}
+function enumeratedTails(ranks, rPlus) {
+  const m = ranks.length;
+  let lower = 0;
+  let upper = 0;
+  for (let mask = 0; mask < 2 ** m; mask++) {
+    let sum = 0;
+    for (let i = 0; i < m; i++) if (mask & 1 << i) sum += ranks[i];
+    if (sum <= rPlus) lower++;
+    if (sum >= rPlus) upper++;
+  }
+  return { lower: lower / 2 ** m, upper: upper / 2 ** m };
+}
+
+// src/core/stats/holm.ts
+init_entry_url();
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  pValues.forEach((p, i) => {
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} must be in [0, 1], got ${p}`);
+  });
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/core/stats/mcnemar.ts
+init_entry_url();
+var import_math_base_special_gammainc = __toESM(require_lib118(), 1);
+var import_stats_base_dists_beta_quantile = __toESM(require_lib137(), 1);
+var import_stats_base_dists_binomial_cdf = __toESM(require_lib139(), 1);
+var MCNEMAR_EXACT_THRESHOLD = 25;
+function discordantOddsRatio(fixed, broken, level = 0.95) {
+  const discordant = fixed + broken;
+  if (discordant === 0) return { oddsRatio: NaN, ci: [NaN, NaN] };
+  const tail = (1 - level) / 2;
+  const lower = fixed === 0 ? 0 : (0, import_stats_base_dists_beta_quantile.default)(tail, fixed, broken + 1);
+  const upper = broken === 0 ? 1 : (0, import_stats_base_dists_beta_quantile.default)(1 - tail, fixed + 1, broken);
+  const odds = (pi) => pi === 1 ? Infinity : pi / (1 - pi);
+  return { oddsRatio: broken === 0 ? Infinity : fixed / broken, ci: [odds(lower), odds(upper)] };
+}
+function mcnemarUsesExact(discordant) {
+  return discordant < MCNEMAR_EXACT_THRESHOLD;
+}
+function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0, options = {}) {
+  for (const [name, value2] of [
+    ["fixed", fixed],
+    ["broken", broken],
+    ["bothRight", bothRight],
+    ["bothWrong", bothWrong]
+  ]) {
+    if (!Number.isSafeInteger(value2) || value2 < 0) {
+      throw new RangeError(`${name} must be a non-negative integer, got ${value2}`);
+    }
+  }
+  const discordant = fixed + broken;
+  const decidedBy = mcnemarUsesExact(discordant) ? options.smallSample ?? "exact" : "chi2";
+  const { oddsRatio, ci: oddsRatioCI } = discordantOddsRatio(fixed, broken);
+  const counts = { fixed, broken, bothRight, bothWrong, discordant, oddsRatio, oddsRatioCI };
+  if (discordant === 0) return { ...counts, chi2: 0, chi2PValue: 1, exactPValue: 1, midPValue: 1, pValue: 1, decidedBy };
+  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
+  const chi2 = corrected * corrected / discordant;
+  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
+  const smaller = Math.min(fixed, broken);
+  const lowerTail = (0, import_stats_base_dists_binomial_cdf.default)(smaller, discordant, 0.5);
+  const exactPValue = Math.min(1, 2 * lowerTail);
+  const atSmaller = lowerTail - (smaller === 0 ? 0 : (0, import_stats_base_dists_binomial_cdf.default)(smaller - 1, discordant, 0.5));
+  const midPValue = fixed === broken ? 1 : Math.min(1, 2 * lowerTail - atSmaller);
+  const pValue = decidedBy === "exact" ? exactPValue : decidedBy === "mid-p" ? midPValue : chi2PValue;
+  return { ...counts, chi2, chi2PValue, exactPValue, midPValue, pValue, decidedBy };
+}
+
+// src/core/stats/mean-interval.ts
+init_entry_url();
+var import_stats_base_dists_t_quantile = __toESM(require_lib140(), 1);
+var STUDENT_T_BELOW = 100;
+function intervalMethod(n) {
+  return n < STUDENT_T_BELOW ? "student-t" : "percentile-bootstrap";
+}
+function studentTInterval(values, level = 0.95) {
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = values.length;
+  if (n === 0) return [NaN, NaN];
+  let sum = 0;
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+    if (v !== values[0]) allEqual = false;
+    sum += v;
+  }
+  if (allEqual) return [values[0], values[0]];
+  const mean3 = sum / n;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (values[i] - mean3) ** 2;
+  const halfWidth = (0, import_stats_base_dists_t_quantile.default)((1 + level) / 2, n - 1) * Math.sqrt(squares / (n - 1) / n);
+  return [mean3 - halfWidth, mean3 + halfWidth];
+}
+function meanIntervals(samples, options = {}) {
+  const n = samples[0]?.length ?? 0;
+  const method = intervalMethod(n);
+  if (method === "percentile-bootstrap") return bootstrapMeanCIs(samples, { seed: options.seed }).map((ci) => ({ ci, method }));
+  return samples.map((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    return { ci: studentTInterval(values), method };
+  });
+}
+function pairedRateInterval(fixed, broken, n) {
+  const differences = new Float64Array(n);
+  differences.fill(1, 0, fixed).fill(-1, fixed, fixed + broken);
+  return meanIntervals([differences])[0];
+}
+
+// src/core/stats/power.ts
+init_entry_url();
+var import_stats_base_dists_normal_quantile = __toESM(require_lib143(), 1);
+function z2(q) {
+  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
+}
+function checkAlphaPower(alpha, power) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
+}
+function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
+  checkAlphaPower(alpha, power);
+  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
+    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
+  }
+  const psi = pFixed + pBroken;
+  const delta = pFixed - pBroken;
+  if (delta === 0) return Infinity;
+  const root2 = z2(1 - alpha / 2) * Math.sqrt(psi) + z2(power) * Math.sqrt(Math.max(0, psi - delta * delta));
+  return ceilWithSlack(root2 * root2 / (delta * delta));
+}
+function pairedMeanSampleSize({ meanDifference, sdDifference, alpha = 0.05, power = 0.8 }) {
+  checkAlphaPower(alpha, power);
+  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
+  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
+    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
+  }
+  if (meanDifference === 0) return Infinity;
+  const ratio2 = (z2(1 - alpha / 2) + z2(power)) * sdDifference / meanDifference;
+  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
+}
+function ceilWithSlack(x) {
+  return Math.ceil(x - 1e-9);
+}
+
+// src/core/stats/paired.ts
+init_entry_url();
+function pairValues(base, head) {
+  if (base.length !== head.length) {
+    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
+  }
+  const differences = new Float64Array(base.length);
+  let n = 0;
+  let sumBase = 0;
+  let sumHead = 0;
+  for (let i = 0; i < base.length; i++) {
+    const b = base[i];
+    const h = head[i];
+    if (Number.isNaN(b) || Number.isNaN(h)) continue;
+    if (!Number.isFinite(b) || !Number.isFinite(h)) {
+      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
+    }
+    differences[n++] = h - b;
+    sumBase += b;
+    sumHead += h;
+  }
+  return {
+    n,
+    meanBase: n === 0 ? NaN : sumBase / n,
+    meanHead: n === 0 ? NaN : sumHead / n,
+    differences: differences.subarray(0, n)
+  };
 }
 
 // src/core/compare/judge-gate.ts
@@ -39404,14 +40565,50 @@ function neededBeyond(needed, paired2) {
   return Number.isFinite(needed) && needed > paired2 ? needed : null;
 }
 var FAILED_WHEN_MISSING = new Set(GATED_TESTS.map((test) => test.column));
-function paired(baseRun, headRun, pairing, name, failedWhenMissing = FAILED_WHEN_MISSING.has(name)) {
+function paired(baseRun, headRun, pairing, name, failedWhenMissing = FAILED_WHEN_MISSING.has(name), failedWhenLost = false) {
   const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
   const head = new Float64Array(base.length).fill(NaN);
   head.set(gather(column(headRun, name), pairing.headRows));
+  const from = failedWhenLost ? 0 : pairing.headRows.length;
   if (failedWhenMissing) {
-    for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i])) head[i] = 0;
+    for (let i = from; i < base.length; i++) if (Number.isNaN(head[i]) && !Number.isNaN(base[i])) head[i] = 0;
   }
   return { base, head };
+}
+function carries(values, from = 0, to = values.length, keep = () => true) {
+  for (let i = from; i < to; i++) if (!Number.isNaN(values[i]) && keep(i)) return true;
+  return false;
+}
+function gateColumns(gate) {
+  if (isScoreGate(gate)) return { columns: [gate], unanswerableOnly: false };
+  const test = gatedTest(gate);
+  return {
+    columns: test.pairs === "retrieval-ok-on-both-sides" ? [test.column, "retrieval_ok"] : [test.column],
+    unanswerableOnly: test.pairs === "unanswerable"
+  };
+}
+function gateData(baseRun, headRun, pairing, config2) {
+  const lost = [];
+  const unmeasured = [];
+  const pairedBase = (name) => gather(column(baseRun, name), pairing.baseRows);
+  const pairedHead = (name) => gather(column(headRun, name), pairing.headRows);
+  const unanswerable = pairedHead("answerable");
+  for (const gate of config2.failOn) {
+    const { columns, unanswerableOnly } = gateColumns(gate);
+    const inScope = (answerable) => (i) => !unanswerableOnly || answerable[i] === 0;
+    const wholeRun = (run2) => columns.every((name) => carries(column(run2, name), 0, run2.size, inScope(column(run2, "answerable"))));
+    if (!wholeRun(baseRun) && !wholeRun(headRun)) {
+      if (config2.namedGates.has(gate)) unmeasured.push(gate);
+      continue;
+    }
+    const base = columns.map(pairedBase);
+    let baseQuestions = 0;
+    for (let i = 0; i < pairing.baseRows.length; i++) if (inScope(unanswerable)(i) && base.every((values) => !Number.isNaN(values[i]))) baseQuestions++;
+    if (baseQuestions === 0) continue;
+    const missingInHead = columns.filter((name) => !carries(pairedHead(name), 0, pairing.headRows.length, inScope(unanswerable)));
+    if (missingInHead.length > 0) lost.push({ gate, columns: missingInHead, baseQuestions });
+  }
+  return { lost, unmeasured };
 }
 function concat(a, b) {
   const out = new a.constructor(a.length + b.length);
@@ -39588,24 +40785,27 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const golden = options.golden;
   const pairing = pairQuestions(baseRun, headRun, files, { missing: config2.missing, golden });
   const pairedCount = pairing.headRows.length;
+  const gated = new Set(config2.failOn);
+  const whenLost = (name) => config2.missing === "fail" && carries(gather(column(headRun, name), pairing.headRows)) && carries(gather(column(baseRun, name), pairing.baseRows));
+  const tested = (name, failedWhenMissing = FAILED_WHEN_MISSING.has(name)) => paired(baseRun, headRun, pairing, name, failedWhenMissing, failedWhenMissing && whenLost(name));
   const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
   const correct = paired(baseRun, headRun, pairing, "correct");
+  const retrievalTested = tested("retrieval_ok");
   const answerable = concat(gather(column(headRun, "answerable"), pairing.headRows), gather(column(baseRun, "answerable"), pairing.missingRows));
   const pairFilters = {
     all: void 0,
-    "retrieval-ok-on-both-sides": (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
+    "retrieval-ok-on-both-sides": (i) => retrievalTested.base[i] === 1 && retrievalTested.head[i] === 1,
     unanswerable: (i) => answerable[i] === 0
   };
   const repeated = baseRun.repeats !== void 0 || headRun.repeats !== void 0;
   const outcomeTest = (metric, column2, values, keep) => repeated ? rateTest(metric, values, pairedCounts(baseRun, headRun, pairing, column2), config2, keep) : binaryTest(metric, values, config2, keep);
-  const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, paired(baseRun, headRun, pairing, test.column), pairFilters[test.pairs]));
+  const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, tested(test.column), pairFilters[test.pairs]));
   const scores = /* @__PURE__ */ new Map();
   for (const run2 of [baseRun, headRun]) for (const [name, kind] of run2.scores) scores.set(name, scores.get(name) === "number" ? "number" : kind);
   const scoreNames = [...scores.keys()].map(scoreMetric);
   const binaryScores = scoreNames.filter((metric) => scores.get(scoreNameOf(metric)) === "boolean");
   const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
-  const gated = new Set(config2.failOn);
-  const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, paired(baseRun, headRun, pairing, metric, gated.has(metric))));
+  const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, tested(metric, gated.has(metric))));
   const gradedMetrics = [...config2.gradedMetrics, ...gradedScores];
   const graded = gradedTests(
     gradedMetrics,
@@ -39662,17 +40862,40 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     base: decompose(onPaired(retrieval.base), onPaired(correct.base), onPaired(answerable), gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
     head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, "closed_book_correct"), pairing.headRows))
   };
+  const lostOutcomes = lostOutcomesOf(
+    baseRun,
+    headRun,
+    pairing,
+    [...FAILED_WHEN_MISSING, ...binaryScores.filter((metric) => gated.has(metric))],
+    (name, i) => [
+      ...GATED_TESTS.filter((test) => test.column === name && (pairFilters[test.pairs]?.(i) ?? true)).map((test) => test.metric),
+      ...gated.has(name) ? [name] : []
+    ],
+    config2.missing === "fail" ? "failed" : "left-out"
+  );
+  const gatedMetrics = new Set([...config2.failOn].map(gateMetric));
+  const lostGated = lostOutcomes.filter((lost) => lost.tests.some((test) => gatedMetrics.has(test))).length;
   const baseQuestions = baseRun.size - pairing.removed.length;
+  const compared = pairedCount + missing.length - (config2.missing === "fail" ? 0 : lostGated);
   const coverage = {
     paired: pairedCount,
     missing: missing.length,
-    compared: pairedCount + missing.length,
+    lostOutcomes: lostGated,
+    compared,
     baseQuestions,
-    share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions
+    share: baseQuestions === 0 ? 1 : compared / baseQuestions
   };
+  const data = gateData(baseRun, headRun, pairing, config2);
   const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
-  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config2, coverage, blockedMetrics(judges));
+  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(
+    testsBeforeGate,
+    headSummary,
+    config2,
+    coverage,
+    blockedMetrics(judges),
+    data.lost
+  );
   const provenance = { base: provenanceOf(baseRun), head: provenanceOf(headRun) };
   const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
   return {
@@ -39681,6 +40904,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     removed: pairing.removed,
     excluded: pairing.excluded,
     missing,
+    lostOutcomes,
     rescored: options.rescored ?? [],
     labelsChanged: pairing.labelsChanged.map((id) => ({ id, reason: options.notRescorable?.get(id) ?? "not-rescored" })),
     holdoutLeftOut: options.holdoutLeftOut ?? [],
@@ -39701,12 +40925,34 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     verdict,
     ...repeated ? { flaky: { base: summarizeRepeats(baseRun) ?? null, head: summarizeRepeats(headRun) ?? null } } : {},
     ungated,
+    unmeasured: data.unmeasured,
     reasons,
     warnings: [...warnings, ...provenanceWarnings(provenance.base, provenance.head)]
   };
 }
 function provenanceWarnings(base, head) {
   return base.refusedByDetector > 0 !== head.refusedByDetector > 0 ? [{ kind: "refusal-source-differs", base: base.refusedByDetector, head: head.refusedByDetector }] : [];
+}
+function lostOutcomesOf(baseRun, headRun, pairing, columns, testsOf, counted) {
+  const byRow = /* @__PURE__ */ new Map();
+  for (const name of columns) {
+    const base = gather(column(baseRun, name), pairing.baseRows);
+    const head = gather(column(headRun, name), pairing.headRows);
+    if (!carries(head)) continue;
+    for (let i = 0; i < head.length; i++) {
+      if (Number.isNaN(base[i]) || !Number.isNaN(head[i])) continue;
+      const tests = testsOf(name, i);
+      if (tests.length === 0) continue;
+      let entry = byRow.get(i);
+      if (entry === void 0) byRow.set(i, entry = { columns: [], tests: /* @__PURE__ */ new Set() });
+      entry.columns.push(name);
+      for (const test of tests) entry.tests.add(test);
+    }
+  }
+  return [...byRow].sort(([a], [b]) => a - b).map(([i, entry]) => {
+    const row = pairing.headRows[i];
+    return { id: headRun.ids[row], question: headRun.questions[row], tags: headRun.tags[row], columns: entry.columns, tests: [...entry.tests], counted };
+  });
 }
 function lostDocuments(baseRun, headRun, pairing, i) {
   const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
@@ -39792,6 +41038,10 @@ function evalConfig(settings, extraMetrics = []) {
     judging: { relevanceLevel: settings["relevance-level"], ndcgGains: settings["ndcg-gains"] }
   };
 }
+function namedGates(failOn) {
+  const isDefault = failOn.size === DEFAULT_FAIL_ON.length && DEFAULT_FAIL_ON.every((gate) => failOn.has(gate));
+  return isDefault ? /* @__PURE__ */ new Set() : failOn;
+}
 function compareConfig(settings, calibrations) {
   const floors = settings.floors;
   return {
@@ -39801,6 +41051,7 @@ function compareConfig(settings, calibrations) {
     minCoverage: settings["min-coverage"],
     alpha: settings.alpha,
     failOn: settings["fail-on"],
+    namedGates: namedGates(settings["fail-on"]),
     minEffect: settings["min-effect"],
     floors,
     permutations: settings.permutations,
@@ -39908,27 +41159,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve4, arguments_) => {
+  const run2 = async (function_, resolve5, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve4(result);
+    resolve5(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve4, reject, arguments_) => {
+  const enqueue = (function_, resolve5, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve4, arguments_));
+    }).then(run2.bind(void 0, function_, resolve5, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve4, reject) => {
-    enqueue(function_, resolve4, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve5, reject) => {
+    enqueue(function_, resolve5, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -41821,6 +43072,18 @@ async function readGoldenRecords(file2) {
 async function readGoldenIds(file2) {
   return new Set((await readGoldenRecords(file2)).map((question) => question.id));
 }
+async function readGoldenQuestions(file2) {
+  const questions2 = await readGoldenRecords(file2);
+  const problems = new ProblemCollector();
+  const firstLine = /* @__PURE__ */ new Map();
+  for (const { id, line } of questions2) {
+    const first = firstLine.get(id);
+    if (first === void 0) firstLine.set(id, line);
+    else problems.add({ file: file2, line, field: "id", message: `"${id}" is also the id on line ${first}; every question needs its own id` });
+  }
+  problems.throwIfAny();
+  return questions2.map(({ id, tags }) => ({ id, tags }));
+}
 
 // src/sources/holdout-file.ts
 init_entry_url();
@@ -41963,19 +43226,6 @@ function grownFloat64(array2, length) {
 // src/sources/results.ts
 init_entry_url();
 var import_promises8 = require("node:fs/promises");
-
-// src/core/catalog/formats.ts
-init_entry_url();
-var RESULTS_FORMATS = [
-  { name: "jsonl", description: "JSON Lines: one result object per line" },
-  { name: "json-array", description: "one JSON array of result objects" },
-  { name: "csv", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
-  { name: "tsv", description: "tab-separated values with a header row" },
-  { name: "deepeval", description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" }
-];
-function formatDescription(format) {
-  return RESULTS_FORMATS.find((entry) => entry.name === format).description;
-}
 
 // src/sources/cells.ts
 init_entry_url();
@@ -42229,9 +43479,9 @@ function listOf(cell) {
     throw error3;
   }
 }
-function cellValue(canonical, cell) {
+function cellValue(canonical2, cell) {
   if (cell === "") return void 0;
-  const kind = Object.hasOwn(CELL_KINDS, canonical) ? CELL_KINDS[canonical] : void 0;
+  const kind = Object.hasOwn(CELL_KINDS, canonical2) ? CELL_KINDS[canonical2] : void 0;
   switch (kind) {
     case "text":
     case "id":
@@ -44711,8 +45961,8 @@ function notJsonProblem(file2, line, text4, error3) {
 function canonicalName(key, fields) {
   return fields.get(key) ?? FIELD_ALIASES.get(key) ?? key;
 }
-function spellingIn(raw, fields, canonical) {
-  for (const key in raw) if (raw[key] !== null && canonicalName(key, fields) === canonical) return key;
+function spellingIn(raw, fields, canonical2) {
+  for (const key in raw) if (raw[key] !== null && canonicalName(key, fields) === canonical2) return key;
   return void 0;
 }
 function canonicalize(raw, fields, file2, line, problems, unknown3) {
@@ -44721,17 +45971,17 @@ function canonicalize(raw, fields, file2, line, problems, unknown3) {
   for (const key in raw) {
     const value2 = raw[key];
     if (value2 === null) continue;
-    const canonical = canonicalName(key, fields);
-    if (!KNOWN_FIELDS.has(canonical)) {
+    const canonical2 = canonicalName(key, fields);
+    if (!KNOWN_FIELDS.has(canonical2)) {
       if (isScoreValue(value2)) (scores ??= /* @__PURE__ */ Object.create(null))[key] = value2;
       else unknown3.set(key, (unknown3.get(key) ?? 0) + 1);
       continue;
     }
-    if (Object.hasOwn(record3, canonical)) {
-      problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spellingIn(raw, fields, canonical)}" and "${key}"); keep one` });
+    if (Object.hasOwn(record3, canonical2)) {
+      problems.add({ file: file2, line, field: key, message: `gives "${canonical2}" twice (as "${spellingIn(raw, fields, canonical2)}" and "${key}"); keep one` });
       continue;
     }
-    record3[canonical] = value2;
+    record3[canonical2] = value2;
   }
   if (scores !== void 0) {
     const given = record3.scores;
@@ -44756,7 +46006,7 @@ async function readResults(file2, onRecord, options = {}) {
   let retrievalByText = 0;
   const shape = { format: "jsonl" };
   const notes2 = [];
-  const idKeys = [...fields.has("id") ? [] : ["id"], ...[...fields].flatMap(([key, canonical]) => canonical === "id" ? [key] : [])];
+  const idKeys = [...fields.has("id") ? [] : ["id"], ...[...fields].flatMap(([key, canonical2]) => canonical2 === "id" ? [key] : [])];
   const handle2 = (element) => {
     const { text: text4, line, notUtf8 } = element;
     if (notUtf8) return;
@@ -45102,24 +46352,6 @@ function withEvidence(comparison, base, head) {
 // src/render/gate-words.ts
 init_entry_url();
 
-// src/core/scoring/retrieval-ok.ts
-init_entry_url();
-function parseRetrievalOkRule(text4) {
-  const [metricText, thresholdText, ...extra] = text4.split(">=");
-  const metric = parseRetrievalMetric(metricText);
-  if (thresholdText === void 0) {
-    if (metric.family !== "hit") {
-      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
-    }
-    return { name: metric.name, metric, threshold: 1 };
-  }
-  const threshold = Number(thresholdText);
-  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
-    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
-  }
-  return { name: `${metric.name}>=${threshold}`, metric, threshold };
-}
-
 // src/render/untrusted.ts
 init_entry_url();
 var untrusted = (value2, max) => ({ untrusted: value2, max });
@@ -45282,8 +46514,14 @@ function judgeNotes(judges, field2) {
 function warningText(warning2, context) {
   return sentenceText(warningWords(warning2, context));
 }
+function policyChangeText(change) {
+  const side = (text4) => text4.trim() === "" ? "(none)" : inertText(text4.split("\n").filter(Boolean).join(", "), 80);
+  return `${change.setting} ${side(change.base)} \u2192 ${side(change.head)}, ${change.direction}`;
+}
 function reasonText(reason, context) {
   switch (reason.kind) {
+    case "gate-changed-unapproved":
+      return `this pull request changes its own gate without a maintainer's approval (${reason.changes.map(policyChangeText).join("; ")}); the base branch's values applied`;
     case "regressed":
       return `${isScoreGate(reason.gate) ? gateWords(reason.gate) : reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
     case "floor-broken":
@@ -45293,7 +46531,9 @@ function reasonText(reason, context) {
     case "too-few-paired":
       return `only ${reason.paired} question${reason.paired === 1 ? " is" : "s are"} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
     case "low-coverage":
-      return `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): the rest were relabelled and could not be re-scored, or are missing from head and excluded`;
+      return `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): the rest were relabelled and could not be re-scored, are missing from head and excluded, or lost a gated outcome in head and were left out of its test`;
+    case "gate-data-lost":
+      return gateDataLostText(reason);
   }
 }
 function warningWords(warning2, context) {
@@ -45317,20 +46557,47 @@ function warningWords(warning2, context) {
     }
   }
 }
-function ungatedText(config2, unknownFields) {
-  const needs = [...config2.failOn].map((gate) => {
-    if (isScoreGate(gate)) return `${gate} (a "${scoreNameOf(gate)}" field or scores.${scoreNameOf(gate)})`;
-    const test = gatedTest(gate);
-    const column2 = QUESTION_COLUMNS.find((c) => c.name === test.column);
-    return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;
-  });
-  const asked = needs.length === 0 ? "no gate is switched on (fail-on is empty) and no floor is set" : `no paired question carries what the gates need: ${needs.join("; ")}`;
+function columnFields(name, gold = true) {
+  if (isScoreMetric(name)) return `a "${scoreNameOf(name)}" field or scores.${scoreNameOf(name)}`;
+  const needs = QUESTION_COLUMNS.find((c) => c.name === name)?.needs ?? [name];
+  return needs.filter((field2) => gold || !GOLD_LABELS.has(field2)).join(" or ");
+}
+var GOLD_LABELS = /* @__PURE__ */ new Set(["relevant_ids", "expected_answer", "answerable"]);
+function gateNeeds(gate) {
+  if (isScoreGate(gate)) return `${gate} (${columnFields(gate)})`;
+  const test = gatedTest(gate);
+  const columns = test.pairs === "retrieval-ok-on-both-sides" ? [test.column, "retrieval_ok"] : [test.column];
+  const where = test.pairs === "unanswerable" ? ", on questions with answerable: false" : "";
+  return `${gate} (${test.metric}, from ${columns.map((name) => columnFields(name)).join(", and ")}${where})`;
+}
+function unknownFieldsText(unknownFields) {
   const unknown3 = [...unknownFields].map(([field2, count2]) => {
     const hint = suggestField(field2);
     return `"${field2}" (${count2} record${count2 === 1 ? "" : "s"}${hint === void 0 ? "" : `; did you mean "${hint}"?`})`;
   });
-  const fields = unknown3.length === 0 ? "" : ` The results carry fields rag-gate does not read: ${unknown3.join(", ")}.`;
-  return `nothing to gate: ${asked}.${fields} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
+  return unknown3.length === 0 ? "" : ` The results carry fields rag-gate does not read: ${unknown3.join(", ")}.`;
+}
+function ungatedText(config2, unknownFields) {
+  const needs = [...config2.failOn].map(gateNeeds);
+  const asked = needs.length === 0 ? "no gate is switched on (fail-on is empty) and no floor is set" : `no paired question carries what the gates need: ${needs.join("; ")}`;
+  return `nothing to gate: ${asked}.${unknownFieldsText(unknownFields)} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
+}
+function unmeasuredText(gates, unknownFields) {
+  return `fail-on names ${gates.join(", ")}, but neither run carries what ${gates.length === 1 ? "it needs" : "they need"}: ${gates.map(gateNeeds).join("; ")}.${unknownFieldsText(unknownFields)} Write those fields in the results (README: "The results file"), or take the gate out of fail-on`;
+}
+function gateDataLostText(lost) {
+  const columns = lost.columns.map((name) => `${name} (from ${columnFields(name, false)})`).join(" and ");
+  return `${isScoreGate(lost.gate) ? gateWords(lost.gate) : lost.gate} cannot be tested: ${plural2(lost.baseQuestions, "paired question")} carry its outcome in base, and no paired head question carries ${columns}: write ${lost.columns.length === 1 ? "it" : "them"} in the head results`;
+}
+function lostOutcomesFix(lost) {
+  const columns = [...new Set(lost.flatMap((l) => l.columns))].map((name) => `${name} (from ${columnFields(name, false)})`);
+  const counted = lost.some((l) => l.counted === "failed") ? "counts as failed in the tests that read it, as a missing question does" : "is left out of the tests that read it (missing: exclude), and its question is not counted as compared";
+  return `A head record without an outcome its base record has ${counted}: write ${columns.join(" and ")} in the head results, or remove the question from the golden set`;
+}
+function lostOutcomeText(lost) {
+  const columns = lost.columns.map((name) => `${name} (from ${columnFields(name, false)})`).join(" and no ");
+  const counted = lost.counted === "failed" ? `counted as failed in ${lost.tests.join(", ")}` : `left out of ${lost.tests.join(", ")}`;
+  return `the head record has no ${columns}, which the base record has, so it is ${counted}: write ${lost.columns.length === 1 ? "it" : "them"}, or remove the question from the golden set`;
 }
 
 // src/sources/parallel.ts
@@ -45377,10 +46644,10 @@ async function serveReader() {
   import_node_worker_threads.parentPort?.postMessage(reply, columns);
 }
 function readInThread(entry, files, config2) {
-  return new Promise((resolve4, reject) => {
+  return new Promise((resolve5, reject) => {
     const worker = new import_node_worker_threads.Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
     worker.once("message", (reply) => {
-      if (reply.ok) resolve4(reply.read);
+      if (reply.ok) resolve5(reply.read);
       else if ("problems" in reply) reject(new InputError(reply.problems, reply.totalProblems));
       else reject(new Error(reply.message));
     });
@@ -45415,6 +46682,66 @@ async function readBothRuns(base, head, config2, entry, onProgress) {
   throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
 }
 
+// src/pipeline/gold.ts
+init_entry_url();
+var GATED_COLUMNS = [...new Set(GATED_TESTS.map((test) => test.column))];
+function sameGatedOutcomes(a, rowA, b, rowB) {
+  return GATED_COLUMNS.every((name) => {
+    const x = column(a, name)[rowA];
+    const y = column(b, name)[rowB];
+    return x === y || Number.isNaN(x) && Number.isNaN(y);
+  });
+}
+var only = (run2, ids2) => withoutQuestions(run2, new Set(run2.ids.filter((id) => !ids2.has(id)))).outcomes;
+async function settleGold(files, base, head, config2, approve) {
+  const headRowOf = new Map(head.ids.map((id, row) => [id, row]));
+  const baseRowOf = /* @__PURE__ */ new Map();
+  const headLabels = /* @__PURE__ */ new Map();
+  const baseLabels = /* @__PURE__ */ new Map();
+  base.ids.forEach((id, row) => {
+    const headRow = headRowOf.get(id);
+    if (headRow === void 0 || head.goldKeys[headRow] === base.goldKeys[row]) return;
+    baseRowOf.set(id, row);
+    headLabels.set(id, { key: head.goldKeys[headRow], labels: goldLabelsOf(head.goldKeys[headRow]) });
+    baseLabels.set(id, { key: base.goldKeys[row], labels: goldLabelsOf(base.goldKeys[row]) });
+  });
+  if (headLabels.size === 0) return { base, head, rescored: [], notRescorable: /* @__PURE__ */ new Map(), changes: [] };
+  const [baseUnderHead, headUnderBase] = await Promise.all([
+    rescoreUnderHeadLabels(files.base, headLabels, config2),
+    rescoreUnderHeadLabels(files.head, baseLabels, config2)
+  ]);
+  const rowIn = (run2) => new Map(run2.ids.map((id, row) => [id, row]));
+  const [baseUnderHeadRow, headUnderBaseRow] = [rowIn(baseUnderHead.outcomes), rowIn(headUnderBase.outcomes)];
+  const moves = (id) => {
+    const [b, h] = [baseUnderHeadRow.get(id), headUnderBaseRow.get(id)];
+    return b === void 0 || h === void 0 || !sameGatedOutcomes(base, baseRowOf.get(id), baseUnderHead.outcomes, b) || !sameGatedOutcomes(head, headRowOf.get(id), headUnderBase.outcomes, h);
+  };
+  const ids2 = [...headLabels.keys()];
+  const moving = new Set(ids2.filter(moves));
+  const change = (id, scoredUnder) => ({
+    id,
+    base: baseLabels.get(id).labels,
+    head: headLabels.get(id).labels,
+    changesOutcome: moving.has(id),
+    scoredUnder
+  });
+  const approved = moving.size === 0 || approve === void 0 || await approve(ids2.filter((id) => moving.has(id)).map((id) => change(id, "base")));
+  const underHead = new Set(approved ? ids2 : ids2.filter((id) => !moving.has(id)));
+  const rescoredBase = only(baseUnderHead.outcomes, underHead);
+  const notRescorable = new Map([...baseUnderHead.notRescorable].filter(([id]) => underHead.has(id)));
+  if (approved)
+    return { base: withRowsOf(base, rescoredBase), head, rescored: [...rescoredBase.ids], notRescorable, changes: ids2.map((id) => change(id, "head")) };
+  const lost = new Set([...moving].filter((id) => headUnderBase.notRescorable.has(id)));
+  const underBase = new Set([...moving].filter((id) => !lost.has(id)));
+  return {
+    base: withRowsOf(base, rescoredBase),
+    head: withoutQuestions(withRowsOf(head, only(headUnderBase.outcomes, underBase)), lost).outcomes,
+    rescored: [...rescoredBase.ids],
+    notRescorable,
+    changes: ids2.map((id) => change(id, underHead.has(id) ? "head" : lost.has(id) ? "lost" : "base"))
+  };
+}
+
 // src/pipeline/compare.ts
 function evaluationConfig(settings) {
   return evalConfig(settings);
@@ -45441,18 +46768,17 @@ async function compareFiles(files, config2, options = {}) {
   const baseDevelopment = withoutQuestions(base.outcomes, holdout);
   const headDevelopment = withoutQuestions(head.outcomes, holdout);
   const holdoutLeftOut = [.../* @__PURE__ */ new Set([...headDevelopment.leftOut, ...baseDevelopment.leftOut])];
-  const headOutcomes = headDevelopment.outcomes;
-  const headSummary = summarizeRun(headOutcomes, config2.eval);
-  const relabelled = relabelledQuestions(baseDevelopment.outcomes, headOutcomes);
-  let baseOutcomes = baseDevelopment.outcomes;
-  let rescoring = { rescored: [], notRescorable: /* @__PURE__ */ new Map() };
-  if (relabelled.size > 0) {
-    const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config2.eval);
-    baseOutcomes = withRowsOf(baseDevelopment.outcomes, rescored.outcomes);
-    rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
-  }
+  const gold = await settleGold(files, baseDevelopment.outcomes, headDevelopment.outcomes, config2.eval, options.approveGold);
+  const headSummary = summarizeRun(gold.head, config2.eval);
   const names = { base: files.base.join(", "), head: files.head.join(", ") };
-  const compared = compareRuns(baseOutcomes, headOutcomes, headSummary, config2, names, { golden, ...rescoring, holdoutLeftOut });
+  const settled = compareRuns(gold.base, gold.head, headSummary, config2, names, {
+    golden,
+    rescored: gold.rescored,
+    notRescorable: gold.notRescorable,
+    holdoutLeftOut
+  });
+  const compared = gold.changes.length === 0 ? settled : { ...settled, goldChanges: gold.changes };
+  if (compared.unmeasured.length > 0) throw InputError.single({ file: names.head, message: unmeasuredText(compared.unmeasured, head.unknownFields) });
   if (compared.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
   }
@@ -45463,15 +46789,6 @@ async function compareFiles(files, config2, options = {}) {
   ]);
   const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
-}
-function relabelledQuestions(base, head) {
-  const headKeyOf = new Map(head.ids.map((id, row) => [id, head.goldKeys[row]]));
-  const relabelled = /* @__PURE__ */ new Map();
-  base.ids.forEach((id, row) => {
-    const key = headKeyOf.get(id);
-    if (key !== void 0 && key !== base.goldKeys[row]) relabelled.set(id, { key, labels: goldLabelsOf(key) });
-  });
-  return relabelled;
 }
 
 // src/pipeline/files.ts
@@ -46243,8 +47560,8 @@ function getCrawler(globInput, inputOptions = {}) {
   return patterns.length > 0 ? buildCrawler(options, patterns) : [];
 }
 async function glob(globInput, options) {
-  const [crawler, relative2] = getCrawler(globInput, options);
-  return crawler ? formatPaths(await crawler.withPromise(), relative2) : [];
+  const [crawler, relative3] = getCrawler(globInput, options);
+  return crawler ? formatPaths(await crawler.withPromise(), relative3) : [];
 }
 
 // src/render/settings-text.ts
@@ -46255,17 +47572,26 @@ init_entry_url();
 var REDACTED = "***";
 var MIN_SECRET_LENGTH = 8;
 var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+var GITHUB_TOKEN = /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{36,}/g;
+function percentEncoded(secret) {
+  try {
+    return encodeURIComponent(secret);
+  } catch {
+    return secret;
+  }
+}
 function redactor(secrets) {
   const forms = /* @__PURE__ */ new Set();
   for (const secret of secrets) {
     forms.add(secret);
     forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(percentEncoded(secret));
   }
   const targets = [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
   return (text4) => {
     let redacted = text4;
     for (const target of targets) redacted = redacted.replaceAll(target, REDACTED);
-    return redacted.replace(URL_USERINFO, `$1${REDACTED}@`);
+    return redacted.replace(GITHUB_TOKEN, REDACTED).replace(URL_USERINFO, `$1${REDACTED}@`);
   };
 }
 
@@ -46330,956 +47656,218 @@ async function resultFiles(pattern, setting, origin) {
   return files;
 }
 
+// src/pipeline/policy.ts
+init_entry_url();
+
+// src/core/holdout/split.ts
+init_entry_url();
+
+// node_modules/@noble/hashes/hmac.js
+init_entry_url();
+var _HMAC = class {
+  oHash;
+  iHash;
+  blockLen;
+  outputLen;
+  canXOF = false;
+  finished = false;
+  destroyed = false;
+  constructor(hash2, key) {
+    ahash(hash2);
+    abytes(key, void 0, "key");
+    this.iHash = hash2.create();
+    if (typeof this.iHash.update !== "function")
+      throw new Error("expected Hash instance");
+    this.blockLen = this.iHash.blockLen;
+    this.outputLen = this.iHash.outputLen;
+    const blockLen = this.blockLen;
+    const pad = new Uint8Array(blockLen);
+    pad.set(key.length > blockLen ? hash2.create().update(key).digest() : key);
+    for (let i = 0; i < pad.length; i++)
+      pad[i] ^= 54;
+    this.iHash.update(pad);
+    this.oHash = hash2.create();
+    for (let i = 0; i < pad.length; i++)
+      pad[i] ^= 54 ^ 92;
+    this.oHash.update(pad);
+    clean(pad);
+  }
+  update(buf) {
+    aexists(this);
+    this.iHash.update(buf);
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const buf = out.subarray(0, this.outputLen);
+    this.iHash.digestInto(buf);
+    this.oHash.update(buf);
+    this.oHash.digestInto(buf);
+    this.destroy();
+  }
+  digest() {
+    const out = new Uint8Array(this.oHash.outputLen);
+    this.digestInto(out);
+    return out;
+  }
+  _cloneInto(to) {
+    to ||= Object.create(Object.getPrototypeOf(this), {});
+    const { oHash, iHash, finished, destroyed, blockLen, outputLen, canXOF } = this;
+    to = to;
+    to.finished = finished;
+    to.destroyed = destroyed;
+    to.blockLen = blockLen;
+    to.outputLen = outputLen;
+    to.canXOF = canXOF;
+    to.oHash = oHash._cloneInto(to.oHash);
+    to.iHash = iHash._cloneInto(to.iHash);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+  destroy() {
+    this.destroyed = true;
+    this.oHash.destroy();
+    this.iHash.destroy();
+  }
+};
+var hmac = /* @__PURE__ */ (() => {
+  const hmac_ = ((hash2, key, message) => new _HMAC(hash2, key).update(message).digest());
+  hmac_.create = (hash2, key) => new _HMAC(hash2, key);
+  return hmac_;
+})();
+
+// src/core/holdout/split.ts
+function holdoutHash(key, id) {
+  const digest2 = hmac(sha256, utf8ToBytes(`${key.seed}\0${key.rotation}`), utf8ToBytes(id));
+  let value2 = 0;
+  for (let i = 0; i < 6; i++) value2 = value2 * 256 + digest2[i];
+  return value2 / 2 ** 48;
+}
+function strataOf(question) {
+  const tags = [...new Set(question.tags)];
+  return [void 0, ...tags.length === 0 ? [null] : tags];
+}
+function drawSplit(questions2, key, previous) {
+  const side = /* @__PURE__ */ new Map();
+  for (const id of previous?.holdout ?? []) side.set(id, "holdout");
+  for (const id of previous?.development ?? []) side.set(id, "development");
+  const counts = /* @__PURE__ */ new Map();
+  const count2 = (question, held) => {
+    for (const stratum of strataOf(question)) {
+      const c = counts.get(stratum) ?? { n: 0, held: 0 };
+      c.n++;
+      if (held) c.held++;
+      counts.set(stratum, c);
+    }
+  };
+  const fresh = [];
+  for (const question of questions2) {
+    const known = side.get(question.id);
+    if (known === void 0) fresh.push({ question, hash: holdoutHash(key, question.id) });
+    else count2(question, known === "holdout");
+  }
+  fresh.sort((a, b) => a.hash - b.hash || (a.question.id < b.question.id ? -1 : a.question.id > b.question.id ? 1 : 0));
+  for (const { question } of fresh) {
+    let shortfall = 0;
+    for (const stratum of strataOf(question)) {
+      const c = counts.get(stratum) ?? { n: 0, held: 0 };
+      shortfall += key.share * (c.n + 1) - c.held - 0.5;
+    }
+    const held = shortfall > 0;
+    side.set(question.id, held ? "holdout" : "development");
+    count2(question, held);
+  }
+  const holdout = [];
+  const development = [];
+  for (const question of questions2) (side.get(question.id) === "holdout" ? holdout : development).push(question.id);
+  return { seed: key.seed, rotation: key.rotation, share: key.share, holdout, development };
+}
+function holdoutFingerprint(split) {
+  const ids2 = [...split.holdout].sort(byCodeUnits);
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
+}
+
 // src/pipeline/settings.ts
 init_entry_url();
-
-// src/core/catalog/settings.ts
-init_entry_url();
-
-// src/core/monitor/log-record.ts
-init_entry_url();
-
-// src/core/monitor/windows.ts
-init_entry_url();
-var MAX_WINDOWS = 1e4;
-var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
-function parseDuration(text4) {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
-  const value2 = match === null ? Number.NaN : Number(match[1]) * UNIT_MS[match[2]];
-  if (!(value2 >= 1)) throw new SettingError(`"${text4}" is not a length of time such as 60s, 30m, 6h, 1d or 1w`);
-  return value2;
-}
-function parseTimestamp(value2) {
-  if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
-  if (typeof value2 === "number") {
-    if (!Number.isFinite(value2) || value2 < 0) return void 0;
-    if (value2 < 1e11) return value2 * 1e3;
-    if (value2 < 1e14) return value2;
-    if (value2 < 1e17) return value2 / 1e3;
-    return value2 / 1e6;
-  }
-  if (typeof value2 !== "string") return void 0;
-  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
-  const ms = Date.parse(value2.trim().replace(" ", "T"));
-  return Number.isNaN(ms) ? void 0 : ms;
-}
-function cutWindows(times, plan) {
-  if (plan.kind === "deploys") {
-    const at = [...new Set(plan.at)].sort((a, b) => a - b);
-    const windows2 = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
-    const windowOf = times.map((time3) => at.filter((deploy) => deploy <= time3).length);
-    return { windows: windows2, windowOf };
-  }
-  const { lengthMs } = plan;
-  const first = Math.floor(times.reduce((low, time3) => Math.min(low, time3), Infinity) / lengthMs);
-  const last = Math.floor(times.reduce((high, time3) => Math.max(high, time3), -Infinity) / lengthMs);
-  if (last - first + 1 > MAX_WINDOWS)
-    throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1e3} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
-  const windows = [];
-  for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
-  return { windows, windowOf: times.map((time3) => Math.floor(time3 / lengthMs) - first) };
-}
-
-// src/core/monitor/log-record.ts
-var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
-var LOG_FIELD_ALIASES = new Map(
-  Object.entries({
-    "session.id": "session_id",
-    sessionId: "session_id",
-    conversation_id: "session_id",
-    thread_id: "session_id",
-    time: "timestamp",
-    startTime: "timestamp",
-    start_time: "timestamp",
-    "gen_ai.prompt": "user_query",
-    input: "user_query",
-    query: "user_query",
-    question: "user_query",
-    "gen_ai.completion": "answer",
-    output: "answer",
-    response: "answer"
-  })
-);
-var timestamp = external_exports.unknown().transform((value2, ctx) => {
-  const ms = parseTimestamp(value2);
-  if (ms === void 0) {
-    ctx.addIssue({
-      code: "custom",
-      message: (value2 === void 0 ? "is required: " : "must be ") + "an ISO 8601 time with a time zone (2026-03-01T09:30:00Z) or epoch seconds, milliseconds, microseconds or nanoseconds (a number)"
-    });
-    return external_exports.NEVER;
-  }
-  return ms;
-});
-var logRecordSchema = external_exports.object({
-  session_id: external_exports.union([external_exports.string().trim().min(1, "must not be empty"), external_exports.number().transform(String)], {
-    error: "is required: a string (or number) naming the conversation"
-  }),
-  timestamp,
-  user_query: external_exports.string({ error: "is required and must be a string: the user's query" }),
-  answer: external_exports.string({ error: "must be a string" }).optional(),
-  refused: external_exports.boolean({ error: "must be true or false" }).optional(),
-  embedding: external_exports.array(external_exports.number({ error: "must be a number" }).refine(Number.isFinite, "must be a finite number"), { error: "must be a list of numbers" }).min(1, "must not be empty").optional()
-}).superRefine((record3, ctx) => {
-  if (record3.answer === void 0 && record3.refused === void 0)
-    ctx.addIssue({ code: "custom", path: ["answer"], message: "is required when refused is absent: the refusal rate needs one or the other" });
-});
-function turnOf(record3) {
-  return {
-    session: record3.session_id,
-    at: record3.timestamp,
-    query: record3.user_query,
-    ...record3.answer === void 0 ? {} : { answer: record3.answer },
-    ...record3.refused === void 0 ? {} : { refused: record3.refused },
-    ...record3.embedding === void 0 ? {} : { embedding: record3.embedding }
-  };
-}
-
-// src/core/monitor/similarity.ts
-init_entry_url();
-var STOP_WORDS = new Set(
-  "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
-);
-function contentWords(query) {
-  return query.normalize("NFKC").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
-}
-function trigramCounts(query) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const word of contentWords(query)) {
-    const padded = ` ${word} `;
-    const chars = Array.from(padded);
-    for (let i = 0; i + 3 <= chars.length; i++) {
-      const gram = chars.slice(i, i + 3).join("");
-      counts.set(gram, (counts.get(gram) ?? 0) + 1);
-    }
-  }
-  return counts;
-}
-function lexicalSimilarity(a, b) {
-  const x = trigramCounts(a);
-  const y = trigramCounts(b);
-  let dot = 0;
-  let normX = 0;
-  let normY = 0;
-  for (const [gram, count2] of x) {
-    normX += count2 * count2;
-    dot += count2 * (y.get(gram) ?? 0);
-  }
-  for (const count2 of y.values()) normY += count2 * count2;
-  return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
-}
-var LEXICAL_THRESHOLD = 0.6;
-var EMBEDDING_THRESHOLD = 0.8;
-
-// src/core/catalog/settings.ts
-var EXTRA_TESTS = ["t", "wilcoxon"];
-function splitList(text4) {
-  return text4.split(",").map((item) => item.trim()).filter(Boolean);
-}
-function splitLines(text4) {
-  return text4.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
-}
-function parseCutoffs(text4) {
-  const items = splitList(text4);
-  const cutoffs = items.map(Number);
-  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
-  }
-  return [...new Set(cutoffs)].sort((a, b) => a - b);
-}
-function parseAlpha(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
-    throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseKappaFloor(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1)
-    throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseMinEffect(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
-  return value2;
-}
-function parsePermutations(text4) {
-  const value2 = Number(text4);
-  if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
-  return value2;
-}
-function parseExtraTests(text4) {
-  const tests = splitList(text4);
-  for (const test of tests)
-    if (!EXTRA_TESTS.includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
-  return new Set(tests);
-}
-function parseFailOn(text4) {
-  const gates = splitList(text4);
-  for (const gate of gates) {
-    if (isScoreGate(gate)) {
-      const name = scoreNameOf(gate);
-      if (scoreName(name) !== name) {
-        throw new SettingError(
-          `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`
-        );
-      }
-    } else if (!GATE_CATEGORIES.includes(gate))
-      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}, or score:NAME for a score in the results`);
-  }
-  return new Set(gates);
-}
-function parseGraded(text4) {
-  const graded = new Set(GRADED_ANSWER_METRICS);
-  return [...new Set(splitList(text4).map((name) => graded.has(name) ? name : parseRetrievalMetric(name).name))];
-}
-function parseFloors(text4) {
-  return splitLines(text4).map(parseFloor);
-}
-function parsePositiveNumber(text4) {
-  const value2 = Number(text4);
-  if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
-  return value2;
-}
-function parseOptionalPerMinute(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
-  return value2;
-}
-function parseWholeAtLeastOne(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1, got "${text4}"`);
-  return value2;
-}
-function parseOptionalPrNumber(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a pull request number, got "${text4}"`);
-  return value2;
-}
-function oneOf(...values) {
-  return (text4) => {
-    const value2 = text4.trim();
-    if (!values.includes(value2)) throw new SettingError(`must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${text4}"`);
-    return value2;
-  };
-}
-function nonEmpty(what) {
-  return (text4) => {
-    const value2 = text4.trim();
-    if (value2 === "") throw new SettingError(`must name ${what}`);
-    return value2;
-  };
-}
-function parseShare(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a share between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseCount(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
-  return value2;
-}
-function parseRelevanceLevel(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
-    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
-  return value2;
-}
-function parseNdcgGains(text4) {
-  const gains = /* @__PURE__ */ new Map();
-  for (const item of splitList(text4)) {
-    const match = /^(\d+)\s*=\s*(\S+)$/.exec(item);
-    const grade2 = Number(match?.[1]);
-    const gain = Number(match?.[2]);
-    if (!match || !Number.isSafeInteger(grade2) || !Number.isFinite(gain)) {
-      throw new SettingError(`"${item}" is not grade=gain with a whole grade \u2265 0 and a number, as in 0=0,1=1,2=3,3=7`);
-    }
-    if (gains.has(grade2)) throw new SettingError(`grade ${grade2} has two gains`);
-    gains.set(grade2, gain);
-  }
-  return gains;
-}
-function parseHoldoutShare(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
-    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text4}"`);
-  return value2;
-}
-function parseBoolean(text4) {
-  const value2 = text4.trim().toLowerCase();
-  if (value2 === "true") return true;
-  if (value2 === "false") return false;
-  throw new SettingError(`must be true or false, got "${text4}"`);
-}
-function parseFieldMap(text4) {
-  const map5 = /* @__PURE__ */ new Map();
-  const ours = /* @__PURE__ */ new Set();
-  for (const item of splitLines(text4)) {
-    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
-    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as question=prompt`);
-    const [, canonical = "", yours = ""] = match;
-    if (!RECORD_FIELDS.includes(canonical)) {
-      const hint = closestName(canonical, RECORD_FIELDS);
-      throw new SettingError(`"${canonical}" is not a field of the results format${hint === void 0 ? "" : `; did you mean "${hint}"?`}`);
-    }
-    if (ours.has(canonical)) throw new SettingError(`"${canonical}" is mapped twice`);
-    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical}`);
-    ours.add(canonical);
-    map5.set(yours.trim(), canonical);
-  }
-  return map5;
-}
-function parseLogFieldMap(text4) {
-  const map5 = /* @__PURE__ */ new Map();
-  for (const item of splitLines(text4)) {
-    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
-    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
-    const [, canonical = "", yours = ""] = match;
-    if (!LOG_FIELDS.includes(canonical)) {
-      const hint = closestName(canonical, LOG_FIELDS);
-      throw new SettingError(
-        `"${canonical}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
-      );
-    }
-    if ([...map5.values()].includes(canonical)) throw new SettingError(`"${canonical}" is mapped twice`);
-    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical}`);
-    map5.set(yours.trim(), canonical);
-  }
-  return map5;
-}
-function parseDeploys(text4) {
-  return splitLines(text4).map((item) => {
-    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
-    if (at === void 0) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
-    return at;
-  });
-}
-function parseOptionalThreshold(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseLabel(text4) {
-  const label2 = text4.trim();
-  if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
-    throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
-  return label2;
-}
-function parseTraceUrl(text4) {
-  const template = text4.trim();
-  if (template === "") return void 0;
-  if (!/^https?:\/\/\S+$/i.test(template)) throw new SettingError(`must be an http(s) URL without spaces, got "${text4}"`);
-  if (!template.includes("{id}"))
-    throw new SettingError(`must hold {id} where the question's id goes, such as https://traces.example.com/runs/{id}; got "${text4}"`);
-  return template;
-}
-var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
-var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
-function parseCommentTag(text4) {
-  const tag = text4.trim();
-  if (!COMMENT_TAG.test(tag))
-    throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
-  return tag;
-}
-var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
-var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
-var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
-var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
-var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
-var judgeCommands = (flag2) => ({ flags: { judge: flag2, calibrate: flag2 } });
-var judgeAndMonitor = (flag2) => ({ flags: { judge: flag2, calibrate: flag2, monitor: flag2 } });
-var SETTINGS = {
-  config: {
-    name: "config",
-    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
-    default: "rag-gate.yml",
-    parse: nonEmpty("a file"),
-    cli: everywhere("--config <file>"),
-    action: true,
-    config: false
-  },
-  "comment-tag": {
-    name: "comment-tag",
-    description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
-    default: "default",
-    parse: parseCommentTag,
-    cli: everywhere("--comment-tag <tag>"),
-    action: true,
-    config: false
-  },
-  results: {
-    name: "results",
-    description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
-    default: "",
-    parse: optionalText,
-    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
-    action: true,
-    config: true
-  },
-  baseline: {
-    name: "baseline",
-    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
-    default: "",
-    parse: optionalText,
-    cli: compareOnly("--base <glob>"),
-    action: true,
-    config: true
-  },
-  golden: {
-    name: "golden",
-    description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
-    default: "",
-    parse: optionalText,
-    cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
-    action: true,
-    config: true
-  },
-  holdout: {
-    name: "holdout",
-    description: "the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)",
-    default: "",
-    parse: optionalText,
-    cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
-    action: true,
-    config: true
-  },
-  "holdout-share": {
-    name: "holdout-share",
-    description: "the share of the golden set split holds out, stratified by tag",
-    default: "0.3",
-    parse: parseHoldoutShare,
-    cli: { flags: { split: "--holdout <share>" } },
-    action: false,
-    config: true
-  },
-  "holdout-seed": {
-    name: "holdout-seed",
-    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
-    default: "rag-gate",
-    parse: nonEmpty("a seed"),
-    cli: { flags: { split: "--seed <seed>" } },
-    action: false,
-    config: true
-  },
-  "holdout-ledger": {
-    name: "holdout-ledger",
-    description: "the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read",
-    default: "rag-gate-holdout-ledger.jsonl",
-    parse: nonEmpty("a file"),
-    cli: { flags: { holdout: "--ledger <file>" } },
-    action: true,
-    config: true
-  },
-  "holdout-ledger-artifact": {
-    name: "holdout-ledger-artifact",
-    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
-    default: "rag-gate-holdout-ledger",
-    parse: nonEmpty("an artifact"),
-    action: true,
-    config: true
-  },
-  missing: {
-    name: "missing",
-    description: "what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)",
-    default: "fail",
-    parse: oneOf("fail", "exclude"),
-    cli: compareOnly("--missing <how>"),
-    action: true,
-    config: true
-  },
-  "min-paired": {
-    name: "min-paired",
-    description: "the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)",
-    default: "30",
-    parse: parseCount,
-    cli: compareOnly("--min-paired <n>"),
-    action: true,
-    config: true
-  },
-  "min-coverage": {
-    name: "min-coverage",
-    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
-    default: "0.95",
-    parse: parseShare,
-    cli: compareOnly("--min-coverage <share>"),
-    action: true,
-    config: true
-  },
-  "allow-ungated": {
-    name: "allow-ungated",
-    description: "pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing",
-    default: "false",
-    parse: parseBoolean,
-    cli: compareOnly("--allow-ungated"),
-    action: true,
-    config: true
-  },
-  k: {
-    name: "k",
-    description: "cut-offs for the @k metrics",
-    default: "1,3,5,10",
-    parse: parseCutoffs,
-    cli: scoring("--k <list>"),
-    action: true,
-    config: true
-  },
-  "relevance-level": {
-    name: "relevance-level",
-    description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
-    default: "1",
-    parse: parseRelevanceLevel,
-    cli: everyCommand("--relevance-level <grade>"),
-    action: true,
-    config: true
-  },
-  "ndcg-gains": {
-    name: "ndcg-gains",
-    description: "the gain of each grade in ndcg and ndcg@k, as grade=gain pairs such as 0=0,1=1,2=5 (trec_eval's ndcg.1=1,2=5); an unlisted grade gains its own value; empty: gain = grade",
-    default: "",
-    parse: parseNdcgGains,
-    cli: everyCommand("--ndcg-gains <list>"),
-    action: true,
-    config: true
-  },
-  "retrieval-ok": {
-    name: "retrieval-ok",
-    description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
-    default: "hit@5",
-    parse: parseRetrievalOkRule,
-    cli: scoring("--retrieval-ok <rule>"),
-    action: true,
-    config: true
-  },
-  correct: {
-    name: "correct",
-    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)",
-    default: "contains",
-    parse: parseCorrectnessRule,
-    cli: scoring("--correct <rule>"),
-    action: true,
-    config: true
-  },
-  format: {
-    name: "format",
-    description: `the results files' format: auto (by extension and content, the default), or one of ${RESULTS_FORMATS.map((f) => f.name).join(", ")}`,
-    default: "auto",
-    parse: oneOf("auto", ...RESULTS_FORMATS.map((f) => f.name)),
-    cli: scoring("--format <name>"),
-    action: true,
-    config: true
-  },
-  fields: {
-    name: "fields",
-    description: "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
-    default: "",
-    parse: parseFieldMap,
-    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>", holdout: "--field <ours=yours>" }, repeatable: true },
-    action: true,
-    config: true
-  },
-  "context-match": {
-    name: "context-match",
-    description: "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
-    default: "exact",
-    parse: parseContextMatchRule,
-    cli: scoring("--context-match <rule>"),
-    action: true,
-    config: true
-  },
-  alpha: {
-    name: "alpha",
-    description: "significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates",
-    default: "0.05",
-    parse: parseAlpha,
-    cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
-    action: true,
-    config: true
-  },
-  "fail-on": {
-    name: "fail-on",
-    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
-    default: DEFAULT_FAIL_ON.join(","),
-    parse: parseFailOn,
-    cli: compareOnly("--fail-on <list>"),
-    action: true,
-    config: true
-  },
-  "min-effect": {
-    name: "min-effect",
-    description: "a significant drop smaller than this (absolute, e.g. 0.02) only warns",
-    default: "0",
-    parse: parseMinEffect,
-    cli: compareOnly("--min-effect <drop>"),
-    action: true,
-    config: true
-  },
-  floors: {
-    name: "floors",
-    description: "absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling)",
-    default: "",
-    parse: parseFloors,
-    cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  graded: {
-    name: "graded",
-    description: "graded metrics that get a paired randomization test, comma-separated",
-    default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
-    parse: parseGraded,
-    cli: { flags: { compare: "--graded <list>", holdout: "--graded <list>" } },
-    action: true,
-    config: true
-  },
-  permutations: {
-    name: "permutations",
-    description: "permutations per randomization test",
-    default: "10000",
-    parse: parsePermutations,
-    cli: compareOnly("--permutations <n>"),
-    action: true,
-    config: true
-  },
-  "mcnemar-small-sample": {
-    name: "mcnemar-small-sample",
-    description: "McNemar's test below 25 discordant pairs: exact (the two-sided exact binomial test) or mid-p (its mid-p version, less conservative); from 25 on \u03C7\xB2 with continuity correction decides either way",
-    default: "exact",
-    parse: oneOf("exact", "mid-p"),
-    cli: compareOnly("--mcnemar-small-sample <test>"),
-    action: true,
-    config: true
-  },
-  "extra-tests": {
-    name: "extra-tests",
-    description: "classical paired tests reported beside each graded metric's randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them",
-    default: "",
-    parse: parseExtraTests,
-    cli: compareOnly("--extra-tests <list>"),
-    action: true,
-    config: true
-  },
-  "judge-calibration": {
-    name: "judge-calibration",
-    description: "calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated",
-    default: "",
-    parse: splitLines,
-    cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  "kappa-floor": {
-    name: "kappa-floor",
-    description: "lowest judge\u2013human Cohen's kappa at which judged metrics may gate",
-    default: String(KAPPA_FLOOR),
-    parse: parseKappaFloor,
-    cli: compareOnly("--kappa-floor <kappa>"),
-    action: true,
-    config: true
-  },
-  "baseline-artifact": {
-    name: "baseline-artifact",
-    description: "name of the artifact that holds the base branch's results",
-    default: "rag-gate-results",
-    parse: nonEmpty("an artifact"),
-    action: true,
-    config: true
-  },
-  "baseline-max-age-days": {
-    name: "baseline-max-age-days",
-    description: "ignore base-branch runs older than this many days",
-    default: "30",
-    parse: parsePositiveNumber,
-    action: true,
-    config: true
-  },
-  history: {
-    name: "history",
-    description: "the base branch's run history (JSON). On push the action appends this run to the history in the newest baseline-artifact of the branch (or to this file when it exists) and writes it here, to upload with the results; on a pull request it reads this file when it exists, else the baseline artifact's file of the same name, for the comment's trend",
-    default: "rag-gate-history.json",
-    parse: nonEmpty("a file"),
-    action: true,
-    config: true
-  },
-  "on-missing-baseline": {
-    name: "on-missing-baseline",
-    description: "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
-    default: "pass",
-    parse: oneOf("pass", "fail"),
-    action: true,
-    config: true
-  },
-  "on-baseline-error": {
-    name: "on-baseline-error",
-    description: "what happens when the base branch's results exist but cannot be read (a missing actions: read permission, GitHub failing or not answering after the retries, an artifact that is not a valid zip or holds invalid results): fail fails the check naming the run, the artifact and the fix; pass warns and passes neutral",
-    default: "fail",
-    parse: oneOf("fail", "pass"),
-    action: true,
-    config: true
-  },
-  "api-timeout-seconds": {
-    name: "api-timeout-seconds",
-    description: "seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error",
-    default: "30",
-    parse: parsePositiveNumber,
-    action: true,
-    config: true
-  },
-  "github-token": {
-    name: "github-token",
-    description: "token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status",
-    default: "",
-    parse: (text4) => text4,
-    action: { runnerDefault: "${{ github.token }}" },
-    config: false
-  },
-  comment: {
-    name: "comment",
-    description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
-    default: "always",
-    parse: oneOf("always", "on-change", "never"),
-    action: true,
-    config: true
-  },
-  "trace-url": {
-    name: "trace-url",
-    description: "a link from each question the comment lists to its trace, with {id} where the question's id goes (URL-encoded), such as https://traces.example.com/runs/{id}; a record's own trace_url is linked instead where it has one",
-    default: "",
-    parse: parseTraceUrl,
-    cli: compareOnly("--trace-url <template>"),
-    action: true,
-    config: true
-  },
-  mode: {
-    name: "mode",
-    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue",
-    default: "gate",
-    parse: oneOf("gate", "advisory", "release", "monitor"),
-    action: true,
-    config: true
-  },
-  "pr-number": {
-    name: "pr-number",
-    description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
-    default: "",
-    parse: parseOptionalPrNumber,
-    action: true,
-    config: false
-  },
-  judge: {
-    name: "judge",
-    description: "none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)",
-    default: "none",
-    parse: oneOf("none", "openai"),
-    action: true,
-    config: true
-  },
-  "judge-model": {
-    name: "judge-model",
-    description: "the judge's chat model",
-    default: "gpt-4o-mini",
-    parse: nonEmpty("a model"),
-    cli: judgeCommands("--model <name>"),
-    action: true,
-    config: true
-  },
-  "judge-base-url": {
-    name: "judge-base-url",
-    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
-    default: "",
-    parse: optionalText,
-    cli: judgeAndMonitor("--base-url <url>"),
-    action: true,
-    config: true
-  },
-  "judge-cache": {
-    name: "judge-cache",
-    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (CLI: --no-cache for none)",
-    default: ".rag-gate-cache",
-    parse: nonEmpty("a directory"),
-    cli: judgeAndMonitor("--cache <dir>"),
-    action: true,
-    config: true
-  },
-  "judge-rpm": {
-    name: "judge-rpm",
-    description: "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
-    default: "",
-    parse: parseOptionalPerMinute,
-    cli: judgeAndMonitor("--rpm <n>"),
-    action: true,
-    config: true
-  },
-  "judge-tpm": {
-    name: "judge-tpm",
-    description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
-    default: "",
-    parse: parseOptionalPerMinute,
-    cli: judgeAndMonitor("--tpm <n>"),
-    action: true,
-    config: true
-  },
-  "judge-concurrency": {
-    name: "judge-concurrency",
-    description: "the judge's HTTP requests in flight at once; throughput is at most this \xF7 the endpoint's latency (8 at 0.5 s \u2248 960 requests a minute)",
-    default: "8",
-    parse: parseWholeAtLeastOne,
-    cli: judgeAndMonitor("--concurrency <n>"),
-    action: true,
-    config: true
-  },
-  "judge-timeout-seconds": {
-    name: "judge-timeout-seconds",
-    description: "seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout",
-    default: "60",
-    parse: parsePositiveNumber,
-    cli: judgeAndMonitor("--timeout-seconds <s>"),
-    action: true,
-    config: true
-  },
-  "judge-max-attempts": {
-    name: "judge-max-attempts",
-    description: "attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up",
-    default: "4",
-    parse: parseWholeAtLeastOne,
-    cli: judgeAndMonitor("--max-attempts <n>"),
-    action: true,
-    config: true
-  },
-  logs: {
-    name: "logs",
-    description: "production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)",
-    default: "",
-    parse: splitLines,
-    cli: { flags: { monitor: "--logs <files...>" }, repeatable: true },
-    action: true,
-    config: true
-  },
-  "log-fields": {
-    name: "log-fields",
-    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(", ")}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
-    default: "",
-    parse: parseLogFieldMap,
-    cli: { ...monitorOnly("--log-field <ours=yours>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  window: {
-    name: "window",
-    description: "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
-    default: "1d",
-    parse: parseDuration,
-    cli: monitorOnly("--window <length>"),
-    action: true,
-    config: true
-  },
-  deploys: {
-    name: "deploys",
-    description: "deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds",
-    default: "",
-    parse: parseDeploys,
-    cli: { ...monitorOnly("--deploy <time>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  "rephrase-within": {
-    name: "rephrase-within",
-    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
-    default: "60s",
-    parse: parseDuration,
-    cli: monitorOnly("--rephrase-within <length>"),
-    action: true,
-    config: true
-  },
-  similarity: {
-    name: "similarity",
-    description: "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
-    default: "auto",
-    parse: oneOf("auto", "lexical", "embeddings", "openai"),
-    cli: monitorOnly("--similarity <measure>"),
-    action: true,
-    config: true
-  },
-  "rephrase-similarity": {
-    name: "rephrase-similarity",
-    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
-    default: "",
-    parse: parseOptionalThreshold,
-    cli: monitorOnly("--rephrase-similarity <threshold>"),
-    action: true,
-    config: true
-  },
-  "embedding-model": {
-    name: "embedding-model",
-    description: "the embedding model monitor asks the endpoint for, with similarity openai",
-    default: "text-embedding-3-small",
-    parse: nonEmpty("a model"),
-    cli: monitorOnly("--embedding-model <name>"),
-    action: true,
-    config: true
-  },
-  "max-rephrase-rate": {
-    name: "max-rephrase-rate",
-    description: "the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
-    default: "0.1",
-    parse: parseShare,
-    cli: monitorOnly("--max-rephrase-rate <share>"),
-    action: true,
-    config: true
-  },
-  "max-refusal-rate": {
-    name: "max-refusal-rate",
-    description: "the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
-    default: "0.15",
-    parse: parseShare,
-    cli: monitorOnly("--max-refusal-rate <share>"),
-    action: true,
-    config: true
-  },
-  "monitor-issue-label": {
-    name: "monitor-issue-label",
-    description: "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
-    default: "rag-gate-monitor",
-    parse: parseLabel,
-    action: true,
-    config: true
-  }
-};
-var SETTING_ROWS = Object.values(SETTINGS);
-var SettingsError = class extends SettingError {
-  constructor(problems, describe3) {
-    super(problems.map(describe3).join("\n"));
-    this.problems = problems;
-  }
-  problems;
-};
-function resolveSettings(layers, describe3) {
-  const settings = {};
-  const origins = {};
-  const problems = [];
-  for (const name of Object.keys(SETTINGS)) {
-    const given = layers.map((layer) => layer.get(name)).find((value2) => value2 !== void 0);
-    const { text: text4, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: "default" } };
-    origins[name] = origin;
-    try {
-      settings[name] = SETTINGS[name].parse(text4);
-    } catch (error3) {
-      if (!(error3 instanceof SettingError)) throw error3;
-      problems.push({ setting: name, origin, message: error3.message });
-    }
-  }
-  if (problems.length > 0) throw new SettingsError(problems, describe3);
-  return { settings, origins };
-}
 
 // src/sources/config-file.ts
 init_entry_url();
 var import_promises10 = require("node:fs/promises");
+var import_yaml2 = __toESM(require_dist(), 1);
+
+// src/sources/yaml-bounds.ts
+init_entry_url();
 var import_yaml = __toESM(require_dist(), 1);
+var MAX_YAML_BYTES = 1024 * 1024;
+var MAX_YAML_DEPTH = 32;
+var MAX_YAML_NODES = 1e4;
+function lineOverSize(bytes) {
+  if (bytes.length <= MAX_YAML_BYTES) return null;
+  let line = 1;
+  for (let i = 0; i < MAX_YAML_BYTES; i++) if (bytes[i] === 10) line++;
+  return line;
+}
+var OVER_SIZE_MESSAGE = `is over 1 MiB (${MAX_YAML_BYTES.toLocaleString("en-US")} bytes), the most a config file may hold (a real one holds a few kB); it passes that on this line`;
+function children(node3) {
+  if (!(0, import_yaml.isCollection)(node3)) return [];
+  const items = [];
+  for (const item of node3.items) {
+    if ((0, import_yaml.isPair)(item)) {
+      if (item.key !== null && typeof item.key === "object") items.push(item.key);
+      if (item.value !== null && typeof item.value === "object") items.push(item.value);
+    } else items.push(item);
+  }
+  return items;
+}
+function yamlBoundProblem(document2, lineOf) {
+  const root2 = document2.contents;
+  if (root2 === null) return null;
+  const anchors = /* @__PURE__ */ new Map();
+  const extents = /* @__PURE__ */ new Map();
+  const stack = [{ node: root2, depth: 1, entered: false }];
+  let seen = 0;
+  const problem = (node3, message) => ({ line: lineOf(node3), message });
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const { node: node3, depth } = top;
+    if (!top.entered) {
+      top.entered = true;
+      if (depth > MAX_YAML_DEPTH) return problem(node3, `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
+      if (++seen > MAX_YAML_NODES) return problem(node3, `holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values; a config file needs a few dozen`);
+      if ((0, import_yaml.isAlias)(node3)) continue;
+      if (node3.anchor !== void 0) anchors.set(node3.anchor, node3);
+      for (const child of children(node3).reverse()) stack.push({ node: child, depth: depth + 1, entered: false });
+      continue;
+    }
+    stack.pop();
+    let extent;
+    if ((0, import_yaml.isAlias)(node3)) {
+      const target = anchors.get(node3.source);
+      if (target === void 0) return problem(node3, `the alias *${node3.source} has no anchor &${node3.source} before it`);
+      const expanded = extents.get(target);
+      if (expanded === void 0) return problem(node3, `the alias *${node3.source} is inside the node it names, which would never end`);
+      extent = expanded;
+    } else {
+      const inner = children(node3).map((child) => extents.get(child));
+      extent = { depth: 1 + Math.max(0, ...inner.map((e) => e.depth)), nodes: 1 + inner.reduce((sum, e) => sum + e.nodes, 0) };
+    }
+    if (depth - 1 + extent.depth > MAX_YAML_DEPTH)
+      return problem(node3, `with its aliases expanded, nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
+    if (extent.nodes > MAX_YAML_NODES)
+      return problem(
+        node3,
+        `with its aliases expanded, holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values (an alias bomb?); a config file needs a few dozen`
+      );
+    extents.set(node3, extent);
+  }
+  return null;
+}
+
+// src/sources/config-file.ts
 var GATES_KEY = "gates";
 var FILE_KEYS = new Map(
   Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
@@ -47297,29 +47885,41 @@ var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_ex
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = await (0, import_promises10.readFile)(file2);
+    bytes = options.content ?? await (0, import_promises10.readFile)(file2);
   } catch (error3) {
     if (!options.required && error3.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error3);
   }
+  const overSize = lineOverSize(bytes);
+  if (overSize !== null) throw InputError.single({ file: file2, line: overSize, message: OVER_SIZE_MESSAGE });
   const text4 = utf8Text(file2, bytes);
-  const lines = new import_yaml.LineCounter();
-  const document2 = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const lines = new import_yaml2.LineCounter();
+  const document2 = (0, import_yaml2.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
   const keyLine = (path) => {
     const parent = path.length === 1 ? document2.contents : document2.getIn(path.slice(0, -1), true);
-    const pair2 = (0, import_yaml.isMap)(parent) ? parent.items.find((item) => (0, import_yaml.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
-    return pair2 !== void 0 && (0, import_yaml.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document2.getIn(path, true));
+    const pair2 = (0, import_yaml2.isMap)(parent) ? parent.items.find((item) => (0, import_yaml2.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
+    return pair2 !== void 0 && (0, import_yaml2.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document2.getIn(path, true));
   };
   if (document2.errors.length > 0) {
     const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    throw new InputError(document2.errors.map((error3) => ({ file: file2, line: error3.linePos?.[0].line, message: `not valid YAML: ${firstLine(error3.message)}` })));
+    const words = (error3) => error3.code === "RESOURCE_EXHAUSTION" ? `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5` : `not valid YAML: ${firstLine(error3.message)}`;
+    throw new InputError(document2.errors.map((error3) => ({ file: file2, line: error3.linePos?.[0].line, message: words(error3) })));
   }
   const problems = [];
   const root2 = document2.contents;
-  if (root2 === null || (0, import_yaml.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
-  if (!(0, import_yaml.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-  const data = document2.toJS();
+  if (root2 === null || (0, import_yaml2.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+  if (!(0, import_yaml2.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+  const bound = yamlBoundProblem(document2, (node3) => lineOf(node3));
+  if (bound !== null) throw InputError.single({ file: file2, ...bound });
+  let data;
+  try {
+    data = document2.toJS({ maxAliasCount: 100 });
+  } catch (error3) {
+    let alias;
+    (0, import_yaml2.visit)(document2, { Alias: (_, node3) => void (alias ??= node3) });
+    throw InputError.single({ file: file2, line: alias === void 0 ? void 0 : lineOf(alias), message: `not valid YAML: ${error3.message}` });
+  }
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {
     for (const issue3 of parsed.error.issues) {
@@ -47371,18 +47971,27 @@ async function readConfigFile(file2, options) {
 
 // src/pipeline/settings.ts
 async function loadSettings(given) {
-  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
+  const tag = commentTag(given);
   const configText = given.get("config")?.text ?? SETTINGS.config.default;
-  let tag;
+  return resolveOver(given, await readConfigFile(configText.trim(), { required: given.has("config"), tag }));
+}
+async function loadBaseSettings(given, file2) {
+  const tag = commentTag(given);
+  const layers = file2.content === null ? { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() } : await readConfigFile(file2.name, { required: true, tag, content: file2.content });
+  return resolveOver(given, layers);
+}
+function commentTag(given) {
+  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
   try {
-    tag = SETTINGS["comment-tag"].parse(tagText);
+    return SETTINGS["comment-tag"].parse(tagText);
   } catch (error3) {
     if (!(error3 instanceof SettingError)) throw error3;
     throw new SettingError(
       describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error3.message })
     );
   }
-  const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
+}
+function resolveOver(given, file2) {
   const layers = [given, file2.section, file2.top];
   const { settings, origins } = resolveSettings(layers, describeProblem);
   const texts2 = {};
@@ -47390,6 +47999,45 @@ async function loadSettings(given) {
     texts2[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
   }
   return { settings, origins, texts: texts2 };
+}
+
+// src/pipeline/policy.ts
+async function holdToBase(given, head, baseFile, baseFiles = {}) {
+  const base = await loadBaseSettings(given, baseFile);
+  const changes = [...policyChanges(base, head), ...await fileChanges(head.settings, baseFiles)];
+  return { base, changes, fingerprint: changes.some(needsApproval) ? changesFingerprint(changes) : null, baseFiles };
+}
+async function fileChanges(head, baseFiles) {
+  const changes = [];
+  if (head.golden !== void 0 && baseFiles.golden !== void 0) {
+    const headIds = await readGoldenIds(head.golden);
+    const change = baseFiles.golden === null ? { setting: "golden", base: "(no file)", head: `${headIds.size} questions`, direction: "changed" } : goldenSetChange(await readGoldenIds(baseFiles.golden), headIds);
+    if (change !== null) changes.push(change);
+  }
+  if (head.holdout !== void 0 && baseFiles.holdout !== void 0) {
+    const split = await readHoldoutFile(head.holdout);
+    if (baseFiles.holdout === null) {
+      changes.push({ setting: "holdout", base: "(no file)", head: `${split.holdout.length} held out`, direction: "changed" });
+    } else {
+      const baseSplit = await readHoldoutFile(baseFiles.holdout);
+      const sameKey = baseSplit.seed === split.seed && baseSplit.rotation === split.rotation;
+      const drawn = head.golden === void 0 ? null : drawSplit(await readGoldenQuestions(head.golden), split, sameKey ? baseSplit : void 0).holdout;
+      const change = holdoutChange(baseSplit, split, drawn);
+      if (change !== null) changes.push(change);
+    }
+  }
+  return changes;
+}
+function settingsUnder(held, head, approved) {
+  const governing = { ...governingSettings(held.base.settings, head, held.changes, approved) };
+  if (!approved) {
+    for (const change of held.changes)
+      if (needsApproval(change) && (change.setting === "golden" || change.setting === "holdout")) {
+        const file2 = held.baseFiles[change.setting];
+        if (file2 !== void 0) governing[change.setting] = file2 ?? void 0;
+      }
+  }
+  return governing;
 }
 
 // src/render/commit-status.ts
@@ -47611,12 +48259,12 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
           typeof value2.name === "string" ? value2.name : void 0
         )
       );
-      Object.defineProperty(visit3, "name", {
+      Object.defineProperty(visit4, "name", {
         value: "node (" + color(node3.type + (name ? "<" + name + ">" : "")) + ")"
       });
     }
-    return visit3;
-    function visit3() {
+    return visit4;
+    function visit4() {
       const matches = !check3 || is2(node3, index, parents[parents.length - 1] || void 0);
       let result = empty2;
       if (enter && matches) {
@@ -48690,21 +49338,21 @@ function attentionSequences(type, markers, sizes) {
 }
 function phrasing2(parent, state, info2) {
   const indexStack = state.indexStack;
-  const children = parent.children || [];
+  const children2 = parent.children || [];
   const results = [];
   let index = -1;
   let before = info2.before;
   indexStack.push(-1);
   let tracker = state.createTracker(info2);
-  while (++index < children.length) {
-    const child = children[index];
+  while (++index < children2.length) {
+    const child = children2[index];
     let after;
     indexStack[indexStack.length - 1] = index;
-    if (index + 1 < children.length) {
-      let handle3 = state.handle.handlers[children[index + 1].type];
+    if (index + 1 < children2.length) {
+      let handle3 = state.handle.handlers[children2[index + 1].type];
       if (handle3 && handle3.peek) handle3 = handle3.peek;
       after = handle3 ? firstCharacter(
-        handle3(children[index + 1], parent, state, {
+        handle3(children2[index + 1], parent, state, {
           before: "",
           after: "",
           ...tracker.current()
@@ -48754,17 +49402,17 @@ function attentionItem(node3, attention3, state, tracker) {
   const exit = state.enter(construct);
   const inside = state.createTracker(tracker.current());
   inside.move(sequence);
-  const children = phrasing2(node3, state, {
+  const children2 = phrasing2(node3, state, {
     ...inside.current(),
     before: sequence,
     after: sequence
   });
   exit();
-  if (children.length === 0) return;
+  if (children2.length === 0) return;
   tracker.move(sequence);
-  tracker.move(serialize2(children, sequence, sequence));
+  tracker.move(serialize2(children2, sequence, sequence));
   tracker.move(sequence);
-  return { children, sequences };
+  return { children: children2, sequences };
 }
 function fix(items, chosen, before, after) {
   let tokens = render(items, chosen, before, after);
@@ -48895,7 +49543,7 @@ init_entry_url();
 
 // node_modules/unist-util-visit/lib/index.js
 init_entry_url();
-function visit2(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, maybeReverse) {
+function visit3(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, maybeReverse) {
   let check3;
   let visitors;
   let reverse;
@@ -48973,7 +49621,7 @@ function node2(value2) {
 // node_modules/mdast-util-to-markdown/lib/util/format-heading-as-setext.js
 function formatHeadingAsSetext(node3, state) {
   let literalWithBreak = false;
-  visit2(node3, function(node4) {
+  visit3(node3, function(node4) {
     if ("value" in node4 && /\r?\n|\r/.test(node4.value) || node4.type === "break") {
       literalWithBreak = true;
       return EXIT;
@@ -51986,13 +52634,13 @@ function compilePattern(pattern) {
 init_entry_url();
 function containerFlow(parent, state, info2) {
   const indexStack = state.indexStack;
-  const children = parent.children || [];
+  const children2 = parent.children || [];
   const tracker = state.createTracker(info2);
   const results = [];
   let index = -1;
   indexStack.push(-1);
-  while (++index < children.length) {
-    const child = children[index];
+  while (++index < children2.length) {
+    const child = children2[index];
     indexStack[indexStack.length - 1] = index;
     results.push(
       tracker.move(
@@ -52006,9 +52654,9 @@ function containerFlow(parent, state, info2) {
     if (child.type !== "list") {
       state.bulletLastUsed = void 0;
     }
-    if (index < children.length - 1) {
+    if (index < children2.length - 1) {
       results.push(
-        tracker.move(between(child, children[index + 1], parent, state))
+        tracker.move(between(child, children2[index + 1], parent, state))
       );
     }
   }
@@ -52350,23 +52998,23 @@ function gfmTableToMarkdown(options) {
     });
   }
   function handleTableAsData(node3, state, info2) {
-    const { children } = node3;
+    const { children: children2 } = node3;
     let index = -1;
     const result = [];
     const subexit = state.enter("table");
-    while (++index < children.length) {
-      result[index] = handleTableRowAsData(children[index], state, info2);
+    while (++index < children2.length) {
+      result[index] = handleTableRowAsData(children2[index], state, info2);
     }
     subexit();
     return result;
   }
   function handleTableRowAsData(node3, state, info2) {
-    const { children } = node3;
+    const { children: children2 } = node3;
     let index = -1;
     const result = [];
     const subexit = state.enter("tableRow");
-    while (++index < children.length) {
-      result[index] = handleTableCell(children[index], node3, state, info2);
+    while (++index < children2.length) {
+      result[index] = handleTableCell(children2[index], node3, state, info2);
     }
     subexit();
     return result;
@@ -52398,7 +53046,7 @@ function joinTable(left, right, parent, state) {
 }
 function formatHeadingAsSetext2(node3, state) {
   let literalWithBreak = false;
-  visit2(node3, function(node4) {
+  visit3(node3, function(node4) {
     if (node4.type === "break" || "value" in node4 && /\r?\n|\r/.test(node4.value)) {
       literalWithBreak = true;
       return EXIT;
@@ -52503,12 +53151,12 @@ function plainAttention(node3, attention3, state) {
 }
 function cellText(cell, state) {
   const handlers = handlersOf(state);
-  const children = cell.children;
+  const children2 = cell.children;
   let out = "";
   let before = AROUND;
   let afterAttention = false;
-  for (let index = 0; index < children.length; index++) {
-    const child = children[index];
+  for (let index = 0; index < children2.length; index++) {
+    const child = children2[index];
     if (child.type === "html" && (before === "\r" || before === "\n")) return void 0;
     const attention3 = handlers[child.type]?.attention;
     if (attention3 !== void 0) {
@@ -52520,7 +53168,7 @@ function cellText(cell, state) {
       afterAttention = true;
       continue;
     }
-    const after = index + 1 < children.length ? peekFirst(children[index + 1], cell, state) : AROUND;
+    const after = index + 1 < children2.length ? peekFirst(children2[index + 1], cell, state) : AROUND;
     const info2 = { ...AT, before, after };
     const value2 = state.handle(child, cell, state, info2);
     if (!value2) continue;
@@ -52555,9 +53203,9 @@ function plainRowLine(row, state) {
 
 // src/render/mdast.ts
 var text3 = (value2) => ({ type: "text", value: value2 });
-var strong2 = (...children) => ({ type: "strong", children });
+var strong2 = (...children2) => ({ type: "strong", children: children2 });
 var emphasis2 = (value2) => ({ type: "emphasis", children: [text3(value2)] });
-var paragraph2 = (...children) => ({ type: "paragraph", children });
+var paragraph2 = (...children2) => ({ type: "paragraph", children: children2 });
 var heading2 = (depth, value2) => ({ type: "heading", depth, children: [text3(value2)] });
 var html2 = (value2) => ({ type: "html", value: value2 });
 function inert(value2, max) {
@@ -52592,8 +53240,8 @@ function inertProse(value2, max) {
 }
 var link2 = (url2, words) => ({ type: "link", url: url2, children: [text3(words)] });
 var lineBreak = () => html2("<br>");
-function inlineDetails(summary2, children) {
-  return [html2(`<details><summary>${escapeHtml(summary2)}</summary>`), ...children, html2("</details>")];
+function inlineDetails(summary2, children2) {
+  return [html2(`<details><summary>${escapeHtml(summary2)}</summary>`), ...children2, html2("</details>")];
 }
 function sentencePhrasing(sentence) {
   return sentence.flatMap((piece) => typeof piece === "string" ? prose(piece) : [inert(piece.untrusted, piece.max)]);
@@ -52623,8 +53271,8 @@ function annotated(value2) {
   return out;
 }
 function tableCell(content) {
-  const children = typeof content === "string" ? prose(content) : Array.isArray(content) ? content : [content];
-  return { type: "tableCell", children };
+  const children2 = typeof content === "string" ? prose(content) : Array.isArray(content) ? content : [content];
+  return { type: "tableCell", children: children2 };
 }
 var rowNodes = /* @__PURE__ */ new WeakMap();
 function tableRow(cells) {
@@ -52647,8 +53295,8 @@ function table(header, rows, align = []) {
   return { type: "table", align: header.map((_, i) => align[i] ?? null), children: [tableRow(header), ...rows.map(tableRow)] };
 }
 var escapeHtml = (value2) => value2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-function details(summary2, children) {
-  return [html2(`<details><summary>${escapeHtml(summary2)}</summary>`), ...children, html2("</details>")];
+function details(summary2, children2) {
+  return [html2(`<details><summary>${escapeHtml(summary2)}</summary>`), ...children2, html2("</details>")];
 }
 function markerComment(marker) {
   const safe2 = marker.replace(/[^\w:./@+-]/g, "").replace(/-{2,}/g, "-").replace(/^-|-$/g, "");
@@ -52754,6 +53402,8 @@ function whatWords(problem) {
       return `GitHub failed to ${step}${problem.status === void 0 ? ", with no answer" : ` (HTTP ${problem.status})`}, retries included`;
     case "corrupt-artifact":
       return `artifact \`${problem.artifact}\` of run ${problem.run.id} is not a zip archive rag-gate will unpack`;
+    case "no-results-file":
+      return `artifact \`${problem.artifact}\` of run ${problem.run.id} holds no results file (no .jsonl, .ndjson or .json file but the run history)`;
     case "invalid-results":
       return `the results in artifact \`${problem.artifact}\` of run ${problem.run.id} do not validate`;
   }
@@ -52768,12 +53418,14 @@ function fixWords(problem) {
       return "re-run this job";
     case "corrupt-artifact":
       return `re-run the base branch's workflow (run ${problem.run.id}) so that it uploads the artifact again`;
+    case "no-results-file":
+      return `in the base branch's workflow, upload the results file under the artifact name \`${problem.artifact}\` (actions/upload-artifact with \`name: ${problem.artifact}\` and \`path:\` the results file), then re-run it (run ${problem.run.id})`;
     case "invalid-results":
       return `fix the results the base branch writes and re-run its workflow (run ${problem.run.id}); base results get the same checks as yours`;
   }
 }
 var plain = (words) => words.replaceAll("`", "");
-var detailLabel = (problem) => problem.kind === "invalid-results" ? "Problems:" : "Detail:";
+var detailLabel = (problem) => problem.kind === "invalid-results" ? "Problems:" : problem.kind === "no-results-file" ? "It holds:" : "Detail:";
 function baselineProblemText(problem) {
   return `could not read the base branch's results: ${plain(whatWords(problem))} (run ${problem.run.url}). Fix: ${plain(fixWords(problem))}.
 ${detailLabel(problem)} ${problem.detail}`;
@@ -52788,6 +53440,8 @@ function baselineProblemBrief(problem) {
       return `could not read the baseline: GitHub failed${problem.status === void 0 ? "" : ` (HTTP ${problem.status})`}`;
     case "corrupt-artifact":
       return `could not read the baseline: artifact ${problem.artifact} of run ${problem.run.id} is not a valid zip`;
+    case "no-results-file":
+      return `could not read the baseline: artifact ${problem.artifact} of run ${problem.run.id} holds no results file`;
     case "invalid-results":
       return `could not read the baseline: the results in artifact ${problem.artifact} of run ${problem.run.id} do not validate`;
   }
@@ -53238,6 +53892,9 @@ function changeRows(changes) {
     ].filter(Boolean).join("; ")
   ]);
 }
+function lostCounted(comparison) {
+  return comparison.lostOutcomes.some((l) => l.counted === "failed") ? "counted as failed" : "left out";
+}
 function renderCompareText(comparison, config2) {
   const rule = config2.eval.retrievalOk.name;
   const sections = [];
@@ -53246,7 +53903,7 @@ function renderCompareText(comparison, config2) {
   sections.push(
     `rag-gate compare: ${verdict}
 ` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed)` + (comparison.lostOutcomes.length > 0 ? `, ${comparison.lostOutcomes.length} with an outcome lost in head (${lostCounted(comparison)})` : "") + `; left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
   ${line}`).join("") + (comparison.holdoutLeftOut.length > 0 ? `
 ${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
   );
@@ -53295,6 +53952,14 @@ ${power.join("\n")}`);
     ]);
     sections.push(`Missing from head, counted as failed (${comparison.missing.length})
 ${textTable(rows2)}`);
+  }
+  if (comparison.lostOutcomes.length > 0) {
+    const rows2 = comparison.lostOutcomes.map((l) => [l.id, l.question.replace(/\s+/g, " ").slice(0, 80), `no ${l.columns.join(", ")}`, l.tests.join(", ")]);
+    sections.push(
+      `Outcomes lost in head, ${lostCounted(comparison)} (${comparison.lostOutcomes.length})
+` + textTable([["id", "question", "lost in head", lostCounted(comparison) === "counted as failed" ? "counted as failed in" : "left out of"], ...rows2]) + `
+  ${lostOutcomesFix(comparison.lostOutcomes)}`
+    );
   }
   const { regressions: causes } = comparison.causes;
   if (comparison.regressions.length > 0) {
@@ -53488,6 +54153,109 @@ function historyWrittenNote(file2, runs, artifact) {
   return `history written: ${file2}, ${runs} run${runs === 1 ? "" : "s"}; upload it with the results as the artifact ${artifact}, so that the next push run continues it and pull requests chart it`;
 }
 
+// src/render/gate-changes.ts
+init_entry_url();
+var VALUE_MAX_CHARS = 80;
+var EFFECT = {
+  tighter: "tighter: applies",
+  looser: "looser: needs approval",
+  changed: "changed: needs approval"
+};
+var needsApproval2 = (view) => view.changes.some((change) => change.direction !== "tighter");
+function sideText(value2) {
+  const line = value2.split("\n").filter(Boolean).join(", ").trim();
+  return line === "" ? "(none)" : line;
+}
+function approverWords(by) {
+  return `${inertText(by.login, 40)}${by.permission === void 0 ? "" : ` (${by.permission})`}${by.at === void 0 ? "" : ` at ${by.at}`}`;
+}
+function approvalWords(approval, approveWith, what = "policy") {
+  const how = approveWith.kind === "label" ? `the label "${approveWith.label}"` : `--approve ${what}`;
+  const applies = what === "policy" ? "the base branch's values apply and this check fails" : "these questions are scored under the base branch's gold";
+  const until = `until ${approveWith.kind === "label" ? `a maintainer with write access applies ${how}` : `it is run with ${how}`}, ${applies}`;
+  switch (approval.kind) {
+    case "approved":
+      return `Approved by ${approveWith.kind === "label" ? `${approverWords(approval.by)} with ${how}` : how}: the pull request's ${what === "policy" ? "values apply" : "gold applies"}.`;
+    case "none":
+      return `Not approved: ${until}.`;
+    case "not-trusted":
+      return `Not approved: ${how} was applied by ${approverWords(approval.by)}, and an approval takes write access or more; ${until}.`;
+    case "stale":
+      return `Not approved: ${how} was applied by ${approverWords(approval.by)}, before this comment showed these changes (a later push changed them); remove the label and apply it again to approve them.`;
+    case "no-comment":
+      return `Not approved: an approval needs the sticky comment that shows what it approves, and comments are off (comment: never); ${until}.`;
+  }
+}
+function gateChangesSection(view) {
+  if (view.changes.length === 0) return [];
+  const rows = view.changes.map((change) => [
+    text3(change.setting),
+    inert(sideText(change.base), VALUE_MAX_CHARS),
+    inert(sideText(change.head), VALUE_MAX_CHARS),
+    text3(EFFECT[change.direction])
+  ]);
+  return [
+    paragraph2(strong2(text3("This pull request changes the gate."))),
+    table([text3("setting"), text3("base branch"), text3("this pull request"), text3("effect")], rows),
+    paragraph2(text3(needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."))
+  ];
+}
+function gateChangesText(view) {
+  if (view.changes.length === 0) return "";
+  const lines = view.changes.map(
+    (change) => `  ${change.setting}: ${inertText(sideText(change.base), VALUE_MAX_CHARS)} \u2192 ${inertText(sideText(change.head), VALUE_MAX_CHARS)} (${EFFECT[change.direction]})`
+  );
+  return `This pull request changes the gate:
+${lines.join("\n")}
+${needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."}
+`;
+}
+var GOLD_ROWS = 20;
+var GOLD_MAX_CHARS = 120;
+function goldWords(gold) {
+  const relevant = Object.entries(gold.relevant_ids).map(([id, grade2]) => grade2 === 1 ? id : `${id} (${grade2})`);
+  return [
+    ...relevant.length > 0 ? [`relevant ${relevant.join(", ")}`] : [],
+    ...gold.expected_answer === void 0 ? [] : [`expected "${gold.expected_answer}"`],
+    ...gold.answerable === false ? ["unanswerable"] : []
+  ].join("; ");
+}
+var SCORED = {
+  head: "the pull request's gold",
+  base: "the base's gold",
+  lost: "failed: cannot be re-scored under the base's gold"
+};
+var scoredWords = (change) => change.changesOutcome ? SCORED[change.scoredUnder] : `${SCORED[change.scoredUnder]} (no gated outcome changes)`;
+function goldChangesSection(changes, approval) {
+  if (changes.length === 0) return [];
+  const rows = changes.slice(0, GOLD_ROWS).map((change) => [
+    inert(change.id, 80),
+    inert(goldWords(change.base), GOLD_MAX_CHARS),
+    inert(goldWords(change.head), GOLD_MAX_CHARS),
+    text3(scoredWords(change))
+  ]);
+  const more = changes.length - GOLD_ROWS;
+  const moving = changes.some((change) => change.changesOutcome);
+  return [
+    paragraph2(strong2(text3(`The pull request changes the gold of ${changes.length} question${changes.length === 1 ? "" : "s"}.`))),
+    table([text3("question"), text3("base gold"), text3("pull request gold"), text3("scored under")], rows),
+    ...more > 0 ? [paragraph2(text3(`\u2026 and ${more} more; see the full JSON (goldChanges).`))] : [],
+    ...moving && approval !== void 0 ? [paragraph2(text3(approvalWords(approval.approval, approval.approveWith, "gold")))] : []
+  ];
+}
+function goldChangesText(changes, approval) {
+  if (changes.length === 0) return "";
+  const lines = changes.slice(0, GOLD_ROWS).map(
+    (change) => `  ${inertText(change.id, 80)}: ${inertText(goldWords(change.base), GOLD_MAX_CHARS)} \u2192 ${inertText(goldWords(change.head), GOLD_MAX_CHARS)} (scored under ${scoredWords(change)})`
+  );
+  if (changes.length > GOLD_ROWS) lines.push(`  \u2026 and ${changes.length - GOLD_ROWS} more`);
+  const moving = changes.some((change) => change.changesOutcome);
+  return `The pull request changes the gold of ${changes.length} question${changes.length === 1 ? "" : "s"}:
+${lines.join("\n")}
+${moving && approval !== void 0 ? `${approvalWords(approval.approval, approval.approveWith, "gold")}
+` : ""}`;
+}
+
 // src/render/markdown.ts
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var QUESTION_MAX_CHARS = 200;
@@ -53544,18 +54312,21 @@ function powerSentence(test, rule) {
 function decideWords(comparison, rule) {
   const gated = comparison.tests.filter((t) => t.gate !== null);
   const context = { retrievalOk: rule, judges: comparison.judges };
-  const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed").map((r) => reasonText(r, context));
+  const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed" && r.kind !== "gate-changed-unapproved").map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
   const join9 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
+    if (comparison.reasons.some((r) => r.kind === "gate-changed-unapproved")) parts.push("the pull request changes its own gate without approval");
     if (failing.length > 0) parts.push(`${join9(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === "broken").length;
     const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
     if (unchecked > 0) parts.push(unchecked === 1 ? "a floor cannot be checked" : `${unchecked} floors cannot be checked`);
     if (comparison.reasons.some((r) => r.kind === "too-few-paired" || r.kind === "low-coverage")) parts.push("too few questions were compared");
+    const lostGates = comparison.reasons.flatMap((r) => r.kind === "gate-data-lost" ? [gateWords(r.gate)] : []);
+    if (lostGates.length > 0) parts.push(`the head results lost the data of ${join9(lostGates)}`);
     return { words: parts.length > 0 ? parts.join("; ") : "this check fails", icon: "\u274C", failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
@@ -53875,6 +54646,23 @@ function decompositionSection(comparison) {
   if (comparison.retrievalShifted) body.push(paragraph2(...prose(`\u26A0\uFE0F ${retrievalShiftNote(comparison)}`)));
   return details("Where the errors come from (decomposition)", body);
 }
+var LOST_OUTCOMES_SHOWN = 20;
+function lostOutcomesSection(comparison, reportLink) {
+  const lost = comparison.lostOutcomes;
+  if (lost.length === 0) return [];
+  const failed = lost.some((l) => l.counted === "failed");
+  const names = (values) => joinCells(values.map((value2) => inert(value2, ID_MAX_CHARS)));
+  const rows = lost.slice(0, LOST_OUTCOMES_SHOWN).map((l) => [questionCell(l, void 0, null), names(l.columns), names(l.tests)]);
+  return [
+    heading2(4, `Outcomes lost in head: ${failed ? "counted as failed" : "left out"} (${lost.length.toLocaleString("en-US")})`),
+    table(["question", "lost in head", failed ? "counted as failed in" : "left out of"], rows),
+    ...lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, reportLink)] : [],
+    paragraph2(...prose(`${lostOutcomesFix(lost)}.`))
+  ];
+}
+function joinCells(pieces) {
+  return pieces.flatMap((piece, i) => i === 0 ? [piece] : [text3(", "), piece]);
+}
 var WARNINGS_SHOWN = 20;
 var FLAKY_SHOWN = 10;
 function flakySection(comparison) {
@@ -53956,11 +54744,15 @@ function renderComment(comparison, options) {
   const lists = listsOf(comparison, options.traceUrl);
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
+    ...(options.stateMarkers ?? []).map(markerComment),
     ...verdictSections(comparison, rule, verdict),
+    ...options.gateChanges === void 0 ? [] : gateChangesSection(options.gateChanges),
+    ...goldChangesSection(comparison.goldChanges ?? [], options.goldApproval),
     ...scoringSection(comparison, options.rules),
     testsTable(comparison, rule, verdict.failing),
     ...comparison.tests.length > 0 ? [paragraph2(...prose(`${intervalNote(comparison.tests)}.`))] : [],
-    ...mcnemarSection(comparison, rule)
+    ...mcnemarSection(comparison, rule),
+    ...lostOutcomesSection(comparison, options.reportLink)
   ];
   const trend = options.trend === void 0 ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail = [
@@ -53972,7 +54764,7 @@ function renderComment(comparison, options) {
     footer(comparison, options)
   ];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
-  const textOf = (children) => serialise({ type: "root", children }).trimEnd().length;
+  const textOf = (children2) => serialise({ type: "root", children: children2 }).trimEnd().length;
   const rowLengths = {
     missing: prefixLengths(lists.missing, maxLength),
     main: prefixLengths(lists.main.list, maxLength),
@@ -54080,6 +54872,7 @@ function comparisonReport(run2, config2, baseline, trend) {
   const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
   return {
     ...comparison,
+    lostOutcomes: comparison.lostOutcomes.map((lost) => ({ ...lost, message: lostOutcomeText(lost) })),
     reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
     warnings: comparison.warnings.map((warning2) => ({ ...warning2, message: warningText(warning2, context) })),
     judges: comparison.judges.map((status) => ({
@@ -54219,10 +55012,12 @@ function renderHeadOnly(summary2, options) {
     return [[label2, fixed3(metric.value), ci, metric.count === void 0 ? String(metric.n) : `${metric.count}/${metric.n}`]];
   });
   const d = summary2.decomposition;
-  const children = [];
-  if (options.marker !== void 0) children.push(markerComment(options.marker));
-  children.push(
+  const children2 = [];
+  if (options.marker !== void 0) children2.push(markerComment(options.marker));
+  for (const state of options.stateMarkers ?? []) children2.push(markerComment(state));
+  children2.push(
     ...causeContent(options.cause),
+    ...options.gateChanges === void 0 ? [] : gateChangesSection(options.gateChanges),
     paragraph2(
       ...prose(
         `Head results: ${summary2.questions.toLocaleString("en-US")} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ""}`
@@ -54231,7 +55026,7 @@ function renderHeadOnly(summary2, options) {
     table(["metric", "head", "95% CI", "n"], rows, ["left", "right", "right", "right"])
   );
   if (d.n > 0) {
-    children.push(
+    children2.push(
       ...details("Where the errors come from (decomposition)", [
         table(
           ["", "head"],
@@ -54248,9 +55043,9 @@ function renderHeadOnly(summary2, options) {
     );
   }
   if (summary2.warnings.length > 0) {
-    children.push(paragraph2(...prose(`Warnings: ${summary2.warnings.join(" ")}`)));
+    children2.push(paragraph2(...prose(`Warnings: ${summary2.warnings.join(" ")}`)));
   }
-  return serialise({ type: "root", children });
+  return serialise({ type: "root", children: children2 });
 }
 
 // src/frontends/github/baseline.ts
@@ -56296,7 +57091,7 @@ function createGitHubApi(options) {
         issue_number: issueNumber,
         per_page: 100
       });
-      return comments.map((c) => ({ id: c.id, body: c.body ?? "", ...authorship(c), url: c.html_url }));
+      return comments.map((c) => ({ id: c.id, body: c.body ?? "", ...authorship(c), url: c.html_url, updatedAt: c.updated_at }));
     },
     async createComment(issueNumber, body) {
       const { data } = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: issueNumber, body });
@@ -56341,6 +57136,30 @@ function createGitHubApi(options) {
         description: status.description,
         target_url: status.targetUrl
       });
+    },
+    async getFileAt(path, ref) {
+      try {
+        const { data } = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path, ref, mediaType: { format: "raw" } });
+        return typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data);
+      } catch (error3) {
+        if (httpStatus(error3) === 404) return null;
+        throw error3;
+      }
+    },
+    async listLabelEvents(issueNumber, label2) {
+      const events = await octokit.paginate("GET /repos/{owner}/{repo}/issues/{issue_number}/events", {
+        owner,
+        repo,
+        issue_number: issueNumber,
+        per_page: 100
+      });
+      return events.flatMap(
+        (event) => (event.event === "labeled" || event.event === "unlabeled") && event.label?.name === label2 ? [{ action: event.event, actor: event.actor?.login ?? "", at: event.created_at }] : []
+      );
+    },
+    async getPermission(login) {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { owner, repo, username: login });
+      return data.permission;
     },
     async listOpenIssues(label2) {
       const issues = await octokit.paginate("GET /repos/{owner}/{repo}/issues", { owner, repo, labels: label2, state: "open", per_page: 100 });
@@ -56492,6 +57311,8 @@ var BRANCH_MAX = 100;
 var RUNS_SEARCHED = 10;
 var RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
 var MAX_INFLATED_BYTES = 2 * 1024 ** 3;
+var ENTRIES_NAMED = 20;
+var ENTRY_NAME_MAX = 200;
 var MAX_HISTORY_BYTES = 64 * 1024 ** 2;
 function historyInArtifact(zip, entries, name) {
   const entry = entries.find((candidate) => !candidate.name.endsWith("/") && (0, import_node_path5.basename)(candidate.name) === name);
@@ -56545,7 +57366,14 @@ async function extractResults(zip, names, directory) {
     await (0, import_promises11.writeFile)(file2, content);
     files.set(file2, entry.name);
   }
-  return { files, history: historyInArtifact(zip, all2, names.history) };
+  const held = all2.filter((entry) => !entry.name.endsWith("/")).map((entry) => entry.name);
+  return { files, history: historyInArtifact(zip, all2, names.history), held };
+}
+function heldFiles(names) {
+  if (names.length === 0) return "no file at all";
+  const more = names.length - ENTRIES_NAMED;
+  const listed = names.slice(0, ENTRIES_NAMED).map((name) => inertText(name, ENTRY_NAME_MAX));
+  return [...listed, ...more > 0 ? [`\u2026 and ${more} more file${more === 1 ? "" : "s"}`] : []].join("\n");
 }
 function orderCandidates(runs, mergeBase) {
   const newestFirst = [...runs].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
@@ -56600,13 +57428,12 @@ async function lookUp(search) {
       })
     );
     if (zip === null) continue;
-    const { files: entries, history } = await extractResults(zip, { results: search.resultNames, history: search.historyName }, search.directory).catch(
-      (error3) => {
-        if (error3 instanceof UnpackError) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "corrupt-artifact", detail: error3.message });
-        throw error3;
-      }
-    );
-    if (entries.size === 0) continue;
+    const unpacked = await extractResults(zip, { results: search.resultNames, history: search.historyName }, search.directory).catch((error3) => {
+      if (error3 instanceof UnpackError) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "corrupt-artifact", detail: error3.message });
+      throw error3;
+    });
+    const { files: entries, history } = unpacked;
+    if (entries.size === 0) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "no-results-file", detail: heldFiles(unpacked.held) });
     const where = run2.headSha === mergeBase ? " (the merge-base)" : "";
     return {
       kind: "found",
@@ -56618,7 +57445,7 @@ async function lookUp(search) {
   }
   return {
     kind: "absent",
-    reason: `no recent push run on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} has an unexpired artifact ${codeQuoted(search.artifactName, BRANCH_MAX)} holding results (first run, or the artifact expired)`
+    reason: `no recent push run on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} has an unexpired artifact ${codeQuoted(search.artifactName, BRANCH_MAX)} (first run, or the artifact expired)`
   };
 }
 function invalidArtifactResults(baseline, error3) {
@@ -56642,6 +57469,38 @@ function invalidArtifactResults(baseline, error3) {
   };
 }
 
+// src/frontends/github/approval.ts
+init_entry_url();
+var TRUSTED = /* @__PURE__ */ new Set(["admin", "write"]);
+function changesMarker(kind, shown) {
+  return `rag-gate-${kind}:${shown.fingerprint}@${shown.since}`;
+}
+function shownChanges(comment, kind) {
+  const match = comment?.body.match(new RegExp(`<!-- rag-gate-${kind}:([0-9a-f]{16,64})@(pending|[0-9TZ:.-]{20,30}) -->`));
+  if (comment === void 0 || !match) return null;
+  return { fingerprint: match[1], since: match[2] === "pending" ? comment.updatedAt : match[2] };
+}
+function changesShownSince(previous, fingerprint) {
+  return previous !== null && previous.fingerprint === fingerprint ? previous : { fingerprint, since: "pending" };
+}
+function labelInForce(events) {
+  const last = events.at(-1);
+  return last?.action === "labeled" ? last : null;
+}
+async function labelApplied(api, pullNumber, label2) {
+  const applied = labelInForce(await api.listLabelEvents(pullNumber, label2));
+  if (applied === null) return null;
+  return { login: applied.actor, permission: await api.getPermission(applied.actor), at: applied.at };
+}
+function approvalOf(by, fingerprint, previous, commentsAllowed) {
+  if (!commentsAllowed) return { kind: "no-comment" };
+  if (by === null) return { kind: "none" };
+  if (!TRUSTED.has(by.permission ?? "none")) return { kind: "not-trusted", by };
+  const shownSince = previous !== null && previous.fingerprint === fingerprint ? previous.since : null;
+  if (shownSince === null || !(Date.parse(by.at ?? "") > Date.parse(shownSince))) return { kind: "stale", by };
+  return { kind: "approved", by };
+}
+
 // src/frontends/github/comment.ts
 init_entry_url();
 function commentMarker(tag) {
@@ -56654,9 +57513,12 @@ function isOwnComment(comment, marker, login) {
   if (login !== null) return comment.authorLogin === login;
   return comment.authorType === "Bot" && (comment.authorLogin === GITHUB_ACTIONS_BOT || comment.appSlug === GITHUB_ACTIONS_APP);
 }
-async function upsertComment(api, issueNumber, marker, body, options) {
+async function findOwnComment(api, issueNumber, marker) {
   const login = await api.authenticatedLogin();
-  const existing = (await api.listComments(issueNumber)).find((comment) => isOwnComment(comment, marker, login));
+  return (await api.listComments(issueNumber)).find((comment) => isOwnComment(comment, marker, login));
+}
+async function upsertComment(api, issueNumber, marker, body, options) {
+  const existing = await findOwnComment(api, issueNumber, marker);
   if (existing === void 0) {
     if (options.onlyIfChanged && !options.hasNews) return { action: "skipped", url: null };
     const created = await api.createComment(issueNumber, body);
@@ -57085,8 +57947,8 @@ var import_promises14 = require("node:fs/promises");
 var import_node_path7 = require("node:path");
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
-  const canonical = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
-  return (0, import_node_crypto.createHash)("sha256").update(canonical).digest("hex");
+  const canonical2 = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
+  return (0, import_node_crypto.createHash)("sha256").update(canonical2).digest("hex");
 }
 var JudgeCache = class {
   constructor(dir) {
@@ -57180,7 +58042,7 @@ var EmbeddingBatch = class {
   enqueue(texts2) {
     const tokens = this.tokensOf(texts2);
     if (this.queued.length > 0 && this.queuedTokens + tokens > EMBEDDING_BATCH_TOKENS) this.sendQueued();
-    const vectors = new Promise((resolve4, reject) => this.queued.push({ texts: texts2, resolve: resolve4, reject }));
+    const vectors = new Promise((resolve5, reject) => this.queued.push({ texts: texts2, resolve: resolve5, reject }));
     this.queuedTokens += tokens;
     if (this.queued.length >= Math.min(EMBEDDING_BATCH_ANSWERS, this.answersPerRequest())) this.sendQueued();
     return vectors;
@@ -57432,7 +58294,7 @@ function backoffDelay(retry2, baseMs, random = Math.random, capMs = 3e4) {
   return ceiling / 2 + random() * ceiling / 2;
 }
 function sleep(ms, signal) {
-  return new Promise((resolve4, reject) => {
+  return new Promise((resolve5, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
       return;
@@ -57443,7 +58305,7 @@ function sleep(ms, signal) {
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
-      resolve4();
+      resolve5();
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -57523,15 +58385,15 @@ var UNREACHABLE_FAULTS = {
 };
 function networkCode(error3) {
   const seen = /* @__PURE__ */ new Set();
-  const visit3 = (value2) => {
+  const visit4 = (value2) => {
     if (typeof value2 !== "object" || value2 === null || seen.has(value2)) return void 0;
     seen.add(value2);
     const { code: code3, cause, errors } = value2;
     if (typeof code3 === "string" && (code3 in PERMANENT_FAULTS || code3 in UNREACHABLE_FAULTS)) return code3;
-    const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
+    const nested = visit4(cause) ?? (Array.isArray(errors) ? errors.map(visit4).find((c) => c !== void 0) : void 0);
     return nested ?? (typeof code3 === "string" ? code3 : void 0);
   };
-  return visit3(error3);
+  return visit4(error3);
 }
 function innermostMessage(error3) {
   let inner = error3;
@@ -58728,9 +59590,9 @@ async function runMonitor(runtime, api, settings, origins, runUrl2) {
   const jsonFile = (0, import_node_path9.join)(reportDir, "report.json");
   const markdownFile = (0, import_node_path9.join)(reportDir, "monitor.md");
   const markdown = renderMonitorMarkdown(report2, words, { runUrl: runUrl2 });
-  await writeFileAtomic(jsonFile, `${JSON.stringify(monitorJson(run2.files, report2, words), null, 2)}
+  await runtime.writeReport(jsonFile, `${JSON.stringify(monitorJson(run2.files, report2, words), null, 2)}
 `);
-  await writeFileAtomic(markdownFile, markdown);
+  await runtime.writeReport(markdownFile, markdown);
   runtime.info(renderMonitorText(run2.files, report2, words));
   await runtime.writeSummary(markdown).catch((error3) => runtime.warning(`could not write the job summary: ${errorMessage3(error3)}`));
   const alert = report2.windows[report2.current].alerts.length > 0;
@@ -58776,13 +59638,6 @@ function ledgerStatus(entries, current) {
   }
   const count2 = looks.size + anonymous;
   return { looks: count2, earlier, clean: count2 <= 1 };
-}
-
-// src/core/holdout/split.ts
-init_entry_url();
-function holdoutFingerprint(split) {
-  const ids2 = [...split.holdout].sort(byCodeUnits);
-  return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
 }
 
 // src/pipeline/holdout.ts
@@ -58864,9 +59719,9 @@ async function runRelease(runtime, api, settings, origins) {
   const jsonFile = (0, import_node_path10.join)(reportDir, "report.json");
   const markdownFile = (0, import_node_path10.join)(reportDir, "holdout.md");
   const markdown = renderHoldoutMarkdown(look.evaluation, look.ledger);
-  await writeFileAtomic(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}
+  await runtime.writeReport(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}
 `);
-  await writeFileAtomic(markdownFile, markdown);
+  await runtime.writeReport(markdownFile, markdown);
   runtime.info(renderHoldoutText(files.join(", "), look.evaluation, look.ledger));
   await runtime.writeSummary(markdown).catch((error3) => runtime.warning(`could not write the job summary: ${errorMessage4(error3)}`));
   if (!look.ledger.clean)
@@ -58959,38 +59814,42 @@ async function setCommitStatus(runtime, api, target, state, subject) {
   }
 }
 async function run(runtime) {
-  const { settings, texts: texts2, origins } = await loadSettings(givenInputs((name) => runtime.getInput(name)));
+  const given = givenInputs((name) => runtime.getInput(name));
+  const head = await loadSettings(given);
+  const { origins } = head;
   runtime.info(
     `rag-gate settings:
 ${renderSettings(
       INPUT_NAMES.filter((name) => name !== "github-token"),
-      texts2,
+      head.texts,
       origins
     )}`
   );
   const env = runtime.env;
   const [owner = "", repo = ""] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  const api = runtime.createApi({ token: settings["github-token"], owner, repo, timeoutMs: settings["api-timeout-seconds"] * 1e3 });
+  const api = runtime.createApi({ token: head.settings["github-token"], owner, repo, timeoutMs: head.settings["api-timeout-seconds"] * 1e3 });
+  const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
+  const pullRequest = await resolvePullRequest(api, event, head.settings["pr-number"]).catch((error3) => {
+    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage5(error3)}`);
+    return null;
+  });
+  const gate = pullRequest === null ? null : await heldGate(runtime, api, given, head, pullRequest);
+  const settings = gate?.settings ?? head.settings;
   if (settings.mode === "monitor") {
     await runMonitor(runtime, api, settings, origins, runUrl(env));
     return;
   }
   if (settings.results === void 0)
     throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
-  const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const headInputs = await resultFiles(settings.results, "results", origins.results);
   if (settings.mode === "release") {
     await runRelease(runtime, api, settings, origins);
     return;
   }
-  const pullRequest = await resolvePullRequest(api, event, settings["pr-number"]).catch((error3) => {
-    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage5(error3)}`);
-    return null;
-  });
   const status = statusTarget(event, pullRequest, settings["comment-tag"], env);
   let outcome;
   try {
-    outcome = await compareAndReport(runtime, settings, origins.baseline, { api, event, pullRequest, owner, repo, headInputs });
+    outcome = await compareAndReport(runtime, settings, origins.baseline, { api, event, pullRequest, owner, repo, headInputs, gate });
   } catch (error3) {
     if (status !== null) await setCommitStatus(runtime, api, status, "failure", { kind: "stopped", badInput: isBadInput(error3) });
     throw error3;
@@ -59000,6 +59859,79 @@ ${renderSettings(
   if (outcome.failure === null) return;
   if (fails) runtime.setFailed(outcome.failure.message);
   else runtime.warning(`${outcome.failure.message} (advisory mode: the check passes)`, outcome.failure.title);
+}
+function repositoryPath(setting, file2, workspace) {
+  const inside = (0, import_node_path11.relative)(workspace || process.cwd(), (0, import_node_path11.resolve)(file2));
+  if (inside === "" || inside.startsWith("..") || (0, import_node_path11.isAbsolute)(inside))
+    throw new SettingError(
+      `input "${setting}": ${file2} is not a file inside the repository checkout, so its base branch version cannot be read; keep it in the repository`
+    );
+  return inside.split(import_node_path11.sep).join("/");
+}
+async function fileAtBase(api, path, pullRequest) {
+  return api.getFileAt(path, pullRequest.baseSha).catch((error3) => {
+    const why = apiFailure(error3).kind === "forbidden" ? "add `contents: read` under `permissions:` in the workflow" : "re-run the job";
+    throw new Error(
+      `could not read the base branch's ${path} at ${pullRequest.baseSha.slice(0, 7)} (${errorMessage5(error3)}): what decides pass or fail comes from the base branch, so rag-gate does not gate without it; ${why}`
+    );
+  });
+}
+async function baseCopy(api, setting, file2, context) {
+  if (file2 === void 0) return void 0;
+  const content = await fileAtBase(api, repositoryPath(setting, file2, context.workspace), context.pullRequest);
+  if (content === null) return null;
+  const copy = (0, import_node_path11.join)(context.directory, `${setting}-${(0, import_node_path11.basename)(file2)}`);
+  await (0, import_promises18.mkdir)(context.directory, { recursive: true });
+  await (0, import_promises18.writeFile)(copy, content);
+  return copy;
+}
+async function heldGate(runtime, api, given, head, pullRequest) {
+  const workspace = runtime.env.GITHUB_WORKSPACE;
+  const path = repositoryPath("config", head.settings.config, workspace);
+  const content = await fileAtBase(api, path, pullRequest);
+  const where = { pullRequest, workspace, directory: (0, import_node_path11.join)(runtime.env.RUNNER_TEMP || (0, import_node_os4.tmpdir)(), "rag-gate", head.settings["comment-tag"], "base-branch") };
+  const baseFiles = {
+    golden: await baseCopy(api, "golden", head.settings.golden, where),
+    holdout: await baseCopy(api, "holdout", head.settings.holdout, where)
+  };
+  const held = await holdToBase(given, head, { name: `${path} at ${pullRequest.baseSha.slice(0, 7)} (base branch)`, content }, baseFiles);
+  const label2 = head.settings["approve-label"];
+  const approveWith = { kind: "label", label: label2 };
+  const commentsAllowed = head.settings.comment !== "never";
+  const marker = commentMarker(head.settings["comment-tag"]);
+  let read;
+  const readApprovals = () => read ??= (async () => {
+    if (!commentsAllowed) return { comment: void 0, by: null };
+    const [comment, by] = await Promise.all([findOwnComment(api, pullRequest.number, marker), labelApplied(api, pullRequest.number, label2)]);
+    return { comment, by };
+  })();
+  const stateMarkers = [];
+  const decide = async (kind, fingerprint) => {
+    let previous = null;
+    let approval2 = { kind: "none" };
+    try {
+      const { comment, by } = await readApprovals();
+      previous = shownChanges(comment, kind);
+      approval2 = approvalOf(by, fingerprint, previous, commentsAllowed);
+    } catch (error3) {
+      runtime.warning(`rag-gate could not check for an approval of this pull request's ${kind} changes (${errorMessage5(error3)}); they count as not approved`);
+    }
+    stateMarkers.push(changesMarker(kind, changesShownSince(previous, fingerprint)));
+    return approval2;
+  };
+  const approval = held.fingerprint === null ? { kind: "none" } : await decide("policy", held.fingerprint);
+  const approved = held.fingerprint === null || approval.kind === "approved";
+  const gate = {
+    settings: settingsUnder(held, head.settings, approved),
+    approved,
+    view: { changes: held.changes, approval, approveWith },
+    stateMarkers,
+    approveGold: async (changes) => {
+      gate.goldApproval = await decide("gold", goldFingerprint(changes));
+      return gate.goldApproval.kind === "approved";
+    }
+  };
+  return gate;
 }
 function pushedCommit(env) {
   const sha = env.GITHUB_SHA ?? "";
@@ -59020,7 +59952,10 @@ function noComparison(baseline, settings) {
   }
 }
 async function compareAndReport(runtime, settings, baselineOrigin, context) {
-  const { api, event, pullRequest, headInputs } = context;
+  const { api, event, pullRequest, headInputs, gate } = context;
+  const gateChanges = gate !== null && gate.view.changes.length > 0 ? gate.view : void 0;
+  if (gateChanges !== void 0) logUntrusted(runtime, gateChangesText(gateChanges));
+  const unapproved = gate !== null && !gate.approved;
   const env = runtime.env;
   const reportDir = (0, import_node_path11.join)(env.RUNNER_TEMP || (0, import_node_os4.tmpdir)(), "rag-gate", settings["comment-tag"]);
   await (0, import_promises18.mkdir)(reportDir, { recursive: true });
@@ -59052,7 +59987,8 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
         baseline,
         run: await compareFiles({ base: await judge(baseline.files, "base"), head: headFiles, golden: settings.golden, holdout: settings.holdout }, config2, {
           readerEntry: runtime.readerEntry,
-          allowUngated: settings["allow-ungated"]
+          allowUngated: settings["allow-ungated"],
+          ...gate === null ? {} : { approveGold: gate.approveGold }
         })
       };
     } catch (error3) {
@@ -59073,9 +60009,13 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   const rule = config2.eval.retrievalOk.name;
   let headSummary;
   if (result.kind === "compared") {
-    const { run: run2, baseline } = result;
+    const { baseline } = result;
+    const run2 = { ...result.run, comparison: withPolicyVerdict(result.run.comparison, gate?.view.changes ?? [], !unapproved) };
     for (const warning2 of run2.warnings) runtime.warning(warning2);
     comparison = run2.comparison;
+    const goldApproval = gate?.goldApproval === void 0 ? void 0 : { approval: gate.goldApproval, approveWith: gate.view.approveWith };
+    const goldText = goldChangesText(comparison.goldChanges ?? [], goldApproval);
+    if (goldText !== "") logUntrusted(runtime, goldText);
     headSummary = run2.head;
     const history = pullRequest === null ? null : await pullRequestHistory(runtime, settings.history, baseline);
     const trend = history === null ? void 0 : { history, head: trendHead(run2.head) };
@@ -59088,11 +60028,17 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
       runUrl: runUrl(env),
       baselineRunUrl: baseline.artifact?.run.url,
       traceUrl: settings["trace-url"],
-      trend
+      trend,
+      gateChanges,
+      goldApproval,
+      stateMarkers: gate?.stateMarkers
     };
     comment = renderComment(comparison, options);
     summary2 = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
-    report2 = comparisonReport(run2, config2, { found: true, sha: baseline.sha, description: baseline.description }, trend);
+    report2 = {
+      ...comparisonReport(run2, config2, { found: true, sha: baseline.sha, description: baseline.description }, trend),
+      ...gateChanges === void 0 ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } }
+    };
     logUntrusted(runtime, renderCompareText(comparison, config2));
     const words = { retrievalOk: rule, judges: comparison.judges };
     outcome = {
@@ -59111,26 +60057,41 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
       retrievalOk: rule,
       marker,
       retrievalOkMetric: config2.eval.retrievalOk.metric.name,
-      holdoutLeftOut: head.holdoutLeftOut.length
+      holdoutLeftOut: head.holdoutLeftOut.length,
+      gateChanges,
+      stateMarkers: gate?.stateMarkers
     });
     summary2 = comment;
-    const verdict = cause.fails ? "fail" : "neutral";
+    const changesFail = unapproved && gateChanges !== void 0;
+    const verdict = cause.fails || changesFail ? "fail" : "neutral";
     const baselineJson = cause.kind === "baseline-error" ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
-    report2 = { verdict, reasons: [], baseline: baselineJson, head: evalJson(head.summary, config2.eval) };
+    const changeReasons = changesFail ? [{ kind: "gate-changed-unapproved", changes: gateChanges.changes.filter(needsApproval) }] : [];
+    report2 = {
+      verdict,
+      reasons: changeReasons.map((reason) => ({ ...reason, message: reasonText(reason, { retrievalOk: rule, judges: [] }) })),
+      baseline: baselineJson,
+      head: evalJson(head.summary, config2.eval),
+      ...gateChanges === void 0 ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } }
+    };
     logUntrusted(runtime, `${why}
 Reporting the head results only.
 ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
     const title = cause.kind === "baseline-error" ? "rag-gate: baseline unreadable" : "rag-gate: no baseline";
     if (cause.kind === "baseline-error" && !cause.fails) runtime.warning(`rag-gate: ${why}`, title);
-    outcome = { verdict, failure: cause.fails ? { message: `rag-gate: ${why}`, title } : null, status: { kind: "not-compared", cause } };
+    const failures = [...changeReasons.map((reason) => reasonText(reason, { retrievalOk: rule, judges: [] })), ...cause.fails ? [why] : []];
+    outcome = {
+      verdict,
+      failure: failures.length > 0 ? { message: `rag-gate: ${failures.join("; ")}`, title: changesFail ? "rag-gate: gate changed" : title } : null,
+      status: { kind: "not-compared", cause }
+    };
   }
   judgeClient?.report(
     (message) => runtime.info(message),
     (message) => runtime.warning(`judge: ${message}`)
   );
-  await writeFileAtomic(jsonFile, `${JSON.stringify(report2, null, 2)}
+  await runtime.writeReport(jsonFile, `${JSON.stringify(report2, null, 2)}
 `);
-  await writeFileAtomic(markdownFile, comment);
+  await runtime.writeReport(markdownFile, comment);
   if (push !== null) {
     const history = await recordRun(settings.history, push.previous, headSummary, push.commit, runtime.now());
     runtime.info(historyWrittenNote(settings.history, history.runs.length, settings["baseline-artifact"]));
@@ -59195,6 +60156,53 @@ async function findBaseline(runtime, settings, baselineOrigin, context) {
   });
 }
 
+// src/frontends/github/redacting-runtime.ts
+init_entry_url();
+var SECRET_VARIABLES = ["GITHUB_TOKEN", "OPENAI_API_KEY", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
+function actionSecrets(githubToken, env) {
+  return [githubToken, ...SECRET_VARIABLES.map((name) => env[name] ?? "")].map((secret) => secret.trim()).filter((secret) => secret !== "");
+}
+function redactingApi(api, redact) {
+  const sends = {
+    createComment: (issueNumber, body) => api.createComment(issueNumber, redact(body)),
+    updateComment: (commentId, body) => api.updateComment(commentId, redact(body)),
+    createCommitStatus: (sha, status) => api.createCommitStatus(sha, {
+      state: status.state,
+      context: redact(status.context),
+      description: redact(status.description),
+      targetUrl: redact(status.targetUrl)
+    }),
+    createIssue: (title, body, labels) => api.createIssue(redact(title), redact(body), labels.map(redact)),
+    updateIssue: (issueNumber, change) => api.updateIssue(issueNumber, {
+      ...change,
+      ...change.title === void 0 ? {} : { title: redact(change.title) },
+      ...change.body === void 0 ? {} : { body: redact(change.body) }
+    })
+  };
+  return new Proxy(api, { get: (target, key) => Object.hasOwn(sends, key) ? sends[key] : Reflect.get(target, key) });
+}
+function redactingRuntime(runtime, secrets) {
+  let known = [...secrets];
+  let redact = redactor(known);
+  return {
+    getInput: (name) => runtime.getInput(name),
+    env: runtime.env,
+    readEventPayload: () => runtime.readEventPayload(),
+    createApi: (options) => {
+      if (!known.includes(options.token)) redact = redactor(known = [...known, options.token]);
+      return redactingApi(runtime.createApi(options), (text4) => redact(text4));
+    },
+    info: (message) => runtime.info(redact(message)),
+    warning: (message, title) => runtime.warning(redact(message), title === void 0 ? void 0 : redact(title)),
+    setOutput: (name, value2) => runtime.setOutput(name, redact(value2)),
+    setFailed: (message) => runtime.setFailed(redact(message)),
+    writeSummary: (markdown) => runtime.writeSummary(redact(markdown)),
+    writeReport: (file2, text4) => runtime.writeReport(file2, redact(text4)),
+    now: () => runtime.now(),
+    ...runtime.readerEntry === void 0 ? {} : { readerEntry: runtime.readerEntry }
+  };
+}
+
 // src/pipeline/stack.ts
 init_entry_url();
 var import_node_fs = require("node:fs");
@@ -59224,32 +60232,39 @@ function sourceMapOf(file2) {
 
 // src/index.ts
 if (isReaderThread()) void serveReader();
-else
-  void runAction({
-    getInput: (name) => getInput(name),
-    env: process.env,
-    readEventPayload: () => {
-      const eventPath = process.env.GITHUB_EVENT_PATH;
-      return eventPath ? JSON.parse((0, import_node_fs2.readFileSync)(eventPath, "utf8")) : {};
+else {
+  const secrets = actionSecrets(getInput("github-token"), process.env);
+  const runtime = redactingRuntime(
+    {
+      getInput: (name) => getInput(name),
+      env: process.env,
+      readEventPayload: () => {
+        const eventPath = process.env.GITHUB_EVENT_PATH;
+        return eventPath ? JSON.parse((0, import_node_fs2.readFileSync)(eventPath, "utf8")) : {};
+      },
+      createApi: (options) => createGitHubApi({
+        ...options,
+        baseUrl: process.env.GITHUB_API_URL || "https://api.github.com",
+        retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || void 0,
+        log: (message) => runtime.info(message)
+      }),
+      info: (message) => info(message),
+      warning: (message, title) => warning(message, title === void 0 ? void 0 : { title }),
+      setOutput: (name, value2) => setOutput(name, value2),
+      setFailed: (message) => setFailed(message),
+      writeSummary: async (markdown) => {
+        await summary.addRaw(markdown, true).write();
+      },
+      writeReport: (file2, text4) => writeFileAtomic(file2, text4),
+      now: () => /* @__PURE__ */ new Date(),
+      readerEntry: new URL(RAG_GATE_ENTRY_URL)
     },
-    createApi: (options) => createGitHubApi({
-      ...options,
-      baseUrl: process.env.GITHUB_API_URL || "https://api.github.com",
-      retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || void 0,
-      log: (message) => info(message)
-    }),
-    info: (message) => info(message),
-    warning: (message, title) => warning(message, title === void 0 ? void 0 : { title }),
-    setOutput: (name, value2) => setOutput(name, value2),
-    setFailed: (message) => setFailed(message),
-    writeSummary: async (markdown) => {
-      await summary.addRaw(markdown, true).write();
-    },
-    now: () => /* @__PURE__ */ new Date(),
-    readerEntry: new URL(RAG_GATE_ENTRY_URL)
-  }).catch((error3) => {
-    process.stderr.write(`rag-gate: internal error: ${mappedStack(error3)}
+    secrets
+  );
+  void runAction(runtime).catch((error3) => {
+    process.stderr.write(`rag-gate: internal error: ${redactor(secrets)(mappedStack(error3))}
 `);
     process.exitCode = 1;
   });
+}
 //# sourceMappingURL=index.js.map
