@@ -57,6 +57,8 @@ describe('a pull request that loosens its own gate fails, naming the change, and
     ['retrieval-ok: hit@10', 'retrieval-ok'],
     ['on-baseline-error: pass', 'on-baseline-error'],
     ['min-coverage: 0.1', 'min-coverage'],
+    ['baseline-artifact: nothing', 'baseline-artifact'],
+    ['floors: []\nmin-paired: 0', 'min-paired'],
   ])('%s', async (config, setting) => {
     const setup = scenario(`${config}\n`);
     const { failures, outputs, comment } = await run(setup, new FakeGitHub());
@@ -305,6 +307,13 @@ describe('the golden set and the holdout file are the base branch’s', () => {
     // The base's holdout applied: the regressed questions were compared, and fail.
     expect(failures[0]).toContain('retrieval regressed significantly');
     expect(comment).toMatch(/\| holdout +\| `60 held out` +\| `16 held out; not rag-gate split's draw; added q-0000, q-0001/);
+
+    // Approved, the head's holdout applies: the regressed questions leave the comparison, and it passes.
+    api.labelEvents = [{ action: 'labeled', actor: 'maintainer', at: '2026-11-20T11:00:00Z' }];
+    api.permissions.set('maintainer', 'write');
+    const approved = await run(setup, api, { holdout, golden });
+    expect(approved.failures).toEqual([]);
+    expect(approved.comment).toContain('16 holdout questions not looked at');
   });
 });
 
