@@ -1,5 +1,5 @@
-// npm run docs: writes what derives from the catalogs (action.yml's inputs, the README's tables of settings, metrics and gates) from
-// src/. `node scripts/docs.mjs --check` only reports drift; test/docs.test.ts checks the same.
+// npm run docs: writes what derives from the catalogs (action.yml's inputs and outputs, the README's tables of settings, outputs, metrics and gates) from
+// src/. `node scripts/docs.mjs --check` only reports drift; test/frontends/github/action-yml.test.ts checks the same.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,7 +21,7 @@ const docs = await import(pathToFileURL(bundle).href);
 rmSync(bundle, { force: true });
 
 const files = {
-  'action.yml': (text) => docs.actionYmlWithInputs(text),
+  'action.yml': (text) => docs.actionYmlWithOutputs(docs.actionYmlWithInputs(text)),
   'README.md': (text) => Object.entries(docs.README_TABLES).reduce((out, [name, table]) => docs.replaceBetweenMarkers(out, name, table()), text),
 };
 const check = process.argv.includes('--check');

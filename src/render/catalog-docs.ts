@@ -2,12 +2,13 @@ import { RESULTS_FORMATS } from '../core/catalog/formats.js';
 import { FIELD_ALIASES, IGNORED_FIELDS } from '../core/record.js';
 import { stringify } from 'yaml';
 import { GATED_TESTS } from '../core/catalog/gates.js';
+import { OUTPUT_NAMES, OUTPUT_RUNS, OUTPUTS, type OutputRun } from '../core/catalog/outputs.js';
 import { ANSWER_METRICS } from '../core/catalog/metrics.js';
 import { SETTINGS, type SettingName, type SettingRow } from '../core/catalog/settings.js';
 
 /**
- * The documents derived from the catalogs: action.yml's `inputs:`, and the README's tables of settings, answer
- * metrics and gates. `npm run docs` writes them; a test fails when they drift from the catalogs.
+ * The documents derived from the catalogs: action.yml's `inputs:` and `outputs:`, and the README's tables of
+ * settings, outputs, answer metrics and gates. `npm run docs` writes them; a test fails when they drift from the catalogs.
  */
 
 const ROWS = Object.entries(SETTINGS) as [SettingName, SettingRow<unknown>][];
@@ -28,6 +29,32 @@ export function actionInputsYaml(): string {
   return stringify({ inputs }, { lineWidth: 0 });
 }
 
+/** The runs an output is set in, in words; the two kinds of comparison run together are mode gate or advisory. */
+function runsText(runs: readonly OutputRun[]): string {
+  const words: Record<OutputRun, string> = {
+    gate: 'mode gate or advisory, not on a push to a branch',
+    push: 'mode gate or advisory on a push to a branch',
+    release: 'mode release',
+    monitor: 'mode monitor',
+  };
+  const both = runs.includes('gate') && runs.includes('push');
+  const named = both
+    ? ['mode gate or advisory', ...runs.filter((run) => run !== 'gate' && run !== 'push').map((run) => words[run])]
+    : runs.map((run) => words[run]);
+  return named.join(', ');
+}
+
+/** The `outputs:` block of action.yml: each output's meaning, and for one that some runs leave alone, which runs set it. */
+export function actionOutputsYaml(): string {
+  const outputs: Record<string, object> = {};
+  for (const name of OUTPUT_NAMES) {
+    const row = OUTPUTS[name];
+    const where = row.setBy.length === OUTPUT_RUNS.length ? '' : ` Set only by ${runsText(row.setBy)}; ${row.otherwise ?? 'empty'} otherwise.`;
+    outputs[name] = { description: `${sentence(row.description)}${where}` };
+  }
+  return stringify({ outputs }, { lineWidth: 0 });
+}
+
 const code = (text: string) => (text === '' ? '' : `\`${text.replaceAll('|', '\\|')}\``);
 
 /** The README's table: every setting with its action input, CLI option, config key, default, and whether the base branch's value governs. */
@@ -42,6 +69,17 @@ export function settingsTable(): string {
     lines.push(
       `| \`${name}\` | ${row.action === false ? '' : 'yes'} | ${flags.join(', ')} | ${row.config ? 'yes' : ''} | ${fallback} | ${row.policy === undefined ? '' : 'yes'} | ${row.description.replaceAll('|', '\\|')} |`,
     );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The README's table of outputs: which runs set each one (a blank cell: empty there), and what it means. */
+export function outputsTable(): string {
+  const lines = ['| output | mode gate, advisory | on push to a branch | mode release | mode monitor | meaning |', '|---|---|---|---|---|---|'];
+  for (const name of OUTPUT_NAMES) {
+    const row = OUTPUTS[name];
+    const cells = OUTPUT_RUNS.map((run) => (row.setBy.includes(run) ? 'yes' : code(row.otherwise ?? '')));
+    lines.push(`| \`${name}\` | ${cells.join(' | ')} | ${row.description.replaceAll('|', '\\|')} |`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -85,6 +123,7 @@ export function resultsFormatsTable(): string {
 /** Every README section made from a catalog, by marker name. */
 export const README_TABLES: Readonly<Record<string, () => string>> = {
   settings: settingsTable,
+  outputs: outputsTable,
   'answer-metrics': answerMetricsTable,
   gates: gatesTable,
   'field-aliases': fieldAliasesTable,
@@ -107,4 +146,12 @@ export function actionYmlWithInputs(actionYml: string): string {
   const to = actionYml.indexOf('\noutputs:\n');
   if (from < 0 || to < from) throw new Error('action.yml has no inputs: block before outputs:');
   return `${actionYml.slice(0, from + 1)}${actionInputsYaml()}${actionYml.slice(to)}`;
+}
+
+/** action.yml with its `outputs:` block made anew from the catalog. */
+export function actionYmlWithOutputs(actionYml: string): string {
+  const from = actionYml.indexOf('\noutputs:\n');
+  const to = actionYml.indexOf('\nruns:\n');
+  if (from < 0 || to < from) throw new Error('action.yml has no outputs: block before runs:');
+  return `${actionYml.slice(0, from + 1)}${actionOutputsYaml()}${actionYml.slice(to)}`;
 }

@@ -7,6 +7,7 @@ import { monitorLogs } from '../../pipeline/monitor.js';
 import { monitorIssueMarker, monitorIssueTitle, monitorJson, renderMonitorMarkdown, renderMonitorText, type SimilarityWords } from '../../render/monitor.js';
 import { isOwnComment } from './comment.js';
 import { apiFailure, type GitHubApi } from './github.js';
+import { setOutputs } from './outputs.js';
 import type { ActionRuntime } from './runtime.js';
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -98,14 +99,11 @@ export async function runMonitor(
     else runtime.warning(`rag-gate could not keep the monitoring issue: ${why}`, 'rag-gate: monitoring issue not updated');
   }
   if (alert) runtime.warning(`${monitorIssueTitle(report)}: see the job summary${issue.url === null ? '' : ` and ${issue.url}`}`, 'rag-gate: monitoring alert');
-  runtime.setOutput('verdict', 'neutral');
-  runtime.setOutput('report-json', jsonFile);
-  runtime.setOutput('report-markdown', markdownFile);
-  runtime.setOutput('monitor-alert', String(alert));
-  runtime.setOutput('monitor-issue', issue.url ?? '');
-  // Every declared output is set in every mode.
-  for (const name of ['p-value', 'fixed', 'broken', 'baseline-sha', 'comment-url', 'history', 'holdout-gap', 'holdout-looks', 'holdout-ledger'])
-    runtime.setOutput(name, '');
-  runtime.setOutput('regressions', '0');
-  runtime.setOutput('baseline-found', 'false');
+  setOutputs(runtime, 'monitor', {
+    verdict: 'neutral',
+    'report-json': jsonFile,
+    'report-markdown': markdownFile,
+    'monitor-alert': String(alert),
+    'monitor-issue': issue.url ?? '',
+  });
 }

@@ -10,6 +10,7 @@ import { holdoutJson, renderHoldoutMarkdown, renderHoldoutText } from '../../ren
 import { codeQuoted } from '../../render/untrusted.js';
 import { holdoutFileExists } from '../../sources/holdout-file.js';
 import type { GitHubApi } from './github.js';
+import { setOutputs } from './outputs.js';
 import type { ActionRuntime } from './runtime.js';
 import { inflateEntry, zipEntries } from './zip.js';
 
@@ -108,14 +109,12 @@ export async function runRelease(
     runtime.warning('the holdout is more than 8 points below the development questions: see the job summary', 'rag-gate: fitted to the development set');
   runtime.info(`holdout ledger written: ${codeQuoted(settings['holdout-ledger'], 200)}; upload it as the artifact ${settings['holdout-ledger-artifact']}`);
   const headline = look.evaluation.headline;
-  runtime.setOutput('verdict', 'neutral');
-  runtime.setOutput('report-json', jsonFile);
-  runtime.setOutput('report-markdown', markdownFile);
-  runtime.setOutput('holdout-gap', headline?.gap === null || headline === null ? '' : String(headline.gap));
-  runtime.setOutput('holdout-looks', String(look.ledger.looks));
-  runtime.setOutput('holdout-ledger', settings['holdout-ledger']);
-  // The comparison's outputs are set (empty, or none found) in mode release too: every declared output is always set.
-  for (const name of ['p-value', 'fixed', 'broken', 'baseline-sha', 'comment-url', 'history', 'monitor-alert', 'monitor-issue']) runtime.setOutput(name, '');
-  runtime.setOutput('regressions', '0');
-  runtime.setOutput('baseline-found', 'false');
+  setOutputs(runtime, 'release', {
+    verdict: 'neutral',
+    'report-json': jsonFile,
+    'report-markdown': markdownFile,
+    'holdout-gap': headline?.gap === null || headline === null ? '' : String(headline.gap),
+    'holdout-looks': String(look.ledger.looks),
+    'holdout-ledger': settings['holdout-ledger'],
+  });
 }

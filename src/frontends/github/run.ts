@@ -34,6 +34,7 @@ import { previousHistory, pullRequestHistory, recordRun } from './history.js';
 import { givenInputs, INPUT_NAMES } from './inputs.js';
 import { ActionJudge } from './judge.js';
 import { runMonitor } from './monitor.js';
+import { setOutputs } from './outputs.js';
 import { runRelease } from './release.js';
 import type { ActionRuntime } from './runtime.js';
 
@@ -528,23 +529,19 @@ async function compareAndReport(
   }
 
   const correct = comparison?.tests.find((test) => test.metric === 'correct') ?? comparison?.tests.find((test) => test.metric === 'retrieval_ok');
-  runtime.setOutput('verdict', outcome.verdict);
-  runtime.setOutput('p-value', comparison === null ? '' : decidingPValue(comparison));
-  runtime.setOutput('fixed', correct?.kind === 'mcnemar' ? String(correct.fixed) : '');
-  runtime.setOutput('broken', correct?.kind === 'mcnemar' ? String(correct.broken) : '');
-  runtime.setOutput('regressions', String(comparison?.regressions.length ?? 0));
-  runtime.setOutput('report-json', jsonFile);
-  runtime.setOutput('report-markdown', markdownFile);
-  runtime.setOutput('baseline-found', String(result.kind === 'compared'));
-  runtime.setOutput('baseline-sha', result.kind === 'compared' ? (result.baseline.sha ?? '') : '');
-  runtime.setOutput('comment-url', posted.url ?? '');
-  runtime.setOutput('history', push === null ? '' : settings.history);
-  // The release evaluation's outputs are set, empty, on every run, as the comparison's are in mode release.
-  runtime.setOutput('holdout-gap', '');
-  runtime.setOutput('holdout-looks', '');
-  runtime.setOutput('holdout-ledger', '');
-  runtime.setOutput('monitor-alert', '');
-  runtime.setOutput('monitor-issue', '');
+  const compared = {
+    verdict: outcome.verdict,
+    'p-value': comparison === null ? '' : decidingPValue(comparison),
+    fixed: correct?.kind === 'mcnemar' ? String(correct.fixed) : '',
+    broken: correct?.kind === 'mcnemar' ? String(correct.broken) : '',
+    regressions: String(comparison?.regressions.length ?? 0),
+    'report-json': jsonFile,
+    'report-markdown': markdownFile,
+    'baseline-found': String(result.kind === 'compared'),
+    'baseline-sha': result.kind === 'compared' ? (result.baseline.sha ?? '') : '',
+  };
+  if (push === null) setOutputs(runtime, 'gate', { ...compared, 'comment-url': posted.url ?? '' });
+  else setOutputs(runtime, 'push', { ...compared, history: settings.history });
   return outcome;
 }
 
