@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import collectionTime from './scripts/eslint/collection-time.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'out/', 'bench-data/', 'coverage/', 'reports/', '.stryker-tmp/'] },
+  { ignores: ['dist/', '.test-build/', 'node_modules/', 'out/', 'bench-data/', 'coverage/', 'reports/', '.stryker-tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -21,8 +21,10 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli.js');
-const ACTION = join(ROOT, 'dist', 'index.js');
+// RAG_GATE_BUNDLES: the tests run the demo on the bundles they built from src/, not on the committed dist/.
+const BUNDLES = process.env.RAG_GATE_BUNDLES || join(ROOT, 'dist');
+const CLI = join(BUNDLES, 'cli.js');
+const ACTION = join(BUNDLES, 'index.js');
 const EXAMPLE_COMMENT = join(ROOT, 'docs', 'example-comment.md');
 /** The demo's settings; its retrieval-ok rule (every gold document retrieved: a synthesis question needs both) is the story. */
 const CONFIG = join(ROOT, 'examples', 'rag-gate.yml');
@@ -355,7 +357,7 @@ function pureNoise(files, repeats, out) {
 
 const options = parseArgs(process.argv.slice(2));
 if (!existsSync(CLI) || !existsSync(ACTION)) {
-  process.stderr.write('demo: dist/cli.js or dist/index.js is missing: run `npm run build` first\n');
+  process.stderr.write(`demo: ${shown(CLI)} or ${shown(ACTION)} is missing: run \`npm run build\` first\n`);
   process.exit(1);
 }
 // Loaded after the check, so that a missing build is reported as such.

@@ -2,20 +2,20 @@ import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './helpers/cli.js';
+import { BUNDLES } from './helpers/bundles.js';
 
 // scripts/build.mjs replaces modules reached only through code rag-gate never runs: every run evaluates what is bundled.
 describe('the bundles', () => {
-  it.each(['dist/cli.js', 'dist/index.js'])("%s leaves out @actions/http-client (undici, tunnel) and zod's locales but English", (file) => {
-    const { sources } = JSON.parse(readFileSync(join(ROOT, `${file}.map`), 'utf8')) as { sources: string[] };
+  it.each(['cli.js', 'index.js'])("%s leaves out @actions/http-client (undici, tunnel) and zod's locales but English", (file) => {
+    const { sources } = JSON.parse(readFileSync(join(BUNDLES, `${file}.map`), 'utf8')) as { sources: string[] };
     expect(sources.filter((source) => /\/(@actions\/http-client|undici|tunnel)\//.test(source))).toEqual([]);
     expect(sources.filter((source) => source.includes('/zod/v4/locales/'))).toEqual(['../node_modules/zod/v4/locales/en.js']);
     expect(sources).toContain('../src/core/record.ts');
   });
 
   // A run loads nothing from the directories around the action, where any package could be (fdir looked for one).
-  it.each(['dist/cli.js', 'dist/index.js'])('%s requires only Node built-in modules', (file) => {
-    const code = readFileSync(join(ROOT, file), 'utf8');
+  it.each(['cli.js', 'index.js'])('%s requires only Node built-in modules', (file) => {
+    const code = readFileSync(join(BUNDLES, file), 'utf8');
     const required = [...code.matchAll(/\brequire(?:\.resolve)?\(\s*(["'`])([^"'`]+)\1\s*\)/g)].map((match) => match[2]!);
     expect(required.length).toBeGreaterThan(10);
     expect(required.filter((name) => !isBuiltin(name))).toEqual([]);
@@ -23,7 +23,7 @@ describe('the bundles', () => {
   });
 
   // Node reads a file with any other character as a two-byte source, slower to decode and compile on every run.
-  it.each(['dist/cli.js', 'dist/index.js'])('%s is ASCII', (file) => {
-    expect(readFileSync(join(ROOT, file), 'utf8').match(/[\u0080-\uffff]/g) ?? []).toEqual([]);
+  it.each(['cli.js', 'index.js'])('%s is ASCII', (file) => {
+    expect(readFileSync(join(BUNDLES, file), 'utf8').match(/[\u0080-\uffff]/g) ?? []).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BUNDLED_ACTION, BUNDLED_CLI, BUNDLES } from './helpers/bundles.js';
 import { ROOT, scratchDir } from './helpers/cli.js';
 
 const scratch = scratchDir();
@@ -31,11 +32,11 @@ function frames(stack: string): { file: string; line: number }[] {
 const sourceLine = (file: string, line: number) => readFileSync(file, 'utf8').split('\n')[line - 1] ?? '';
 
 /** Frames still in a bundle of dist/ (none when the stack was mapped). */
-const inDist = (stderr: string) => frames(stderr).filter(({ file }) => file.includes('/dist/'));
+const inDist = (stderr: string) => frames(stderr).filter(({ file }) => file.startsWith(BUNDLES) || file.includes('/dist/'));
 
 describe('stack traces from dist/ point into src/', () => {
   it('the CLI: an internal error prints a stack through src/cli.ts and src/frontends/, not the bundle', () => {
-    const run = runSabotaged('dist/cli.js', ['eval', '--results', 'examples/head.jsonl']);
+    const run = runSabotaged(BUNDLED_CLI, ['eval', '--results', 'examples/head.jsonl']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^rag-gate: internal error: Error: sabotaged\n/);
     const ours = frames(run.stderr).filter(({ file }) => !file.startsWith('file:'));
@@ -48,7 +49,7 @@ describe('stack traces from dist/ point into src/', () => {
   });
 
   it('the action: an error in reporting the outcome prints a stack through src/index.ts', () => {
-    const run = runSabotaged('dist/index.js', []);
+    const run = runSabotaged(BUNDLED_ACTION, []);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^rag-gate: internal error: Error: sabotaged\n/);
     const entry = frames(run.stderr).find(({ file }) => file === join(ROOT, 'src/index.ts'));
@@ -58,8 +59,8 @@ describe('stack traces from dist/ point into src/', () => {
 
   // The control: the map next to the bundle is what maps them, so the tests above cannot pass without it.
   it('the bundle without its source map gives bundle locations', () => {
-    const copy = scratch.file('cli.js', readFileSync(join(ROOT, 'dist/cli.js'), 'utf8'));
-    scratch.file('package.json', readFileSync(join(ROOT, 'dist/package.json'), 'utf8'));
+    const copy = scratch.file('cli.js', readFileSync(BUNDLED_CLI, 'utf8'));
+    scratch.file('package.json', readFileSync(join(BUNDLES, 'package.json'), 'utf8'));
     const run = runSabotaged(copy, ['eval', '--results', 'examples/head.jsonl']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^rag-gate: internal error: Error: sabotaged\n/);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BUNDLED_CLI } from './helpers/bundles.js';
 
 /**
  * Parity with trec_eval: runs the bundled CLI exactly as a user would on each qrels/run pair in
@@ -101,7 +102,7 @@ function runCli(name: string, metrics: readonly string[], flags: readonly string
   const result = spawnSync(
     process.execPath,
     [
-      'dist/cli.js',
+      BUNDLED_CLI,
       'trec',
       '--qrels',
       `${FIXTURE_DIR}/${name}.qrels`,

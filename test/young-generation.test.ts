@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, type CallExpression, type Expression, type ModuleDeclaration, type Statement, type VariableDeclarator } from 'acorn';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, runBin, scratchDir } from './helpers/cli.js';
+import { BUNDLES } from './helpers/bundles.js';
+import { runBin, scratchDir } from './helpers/cli.js';
 
 const SETTING = '--semi-space-growth-factor=1';
 
@@ -21,8 +22,8 @@ function onlyDefines(statement: Statement | ModuleDeclaration): boolean {
 }
 
 describe('the young generation (src/pipeline/young-generation.ts)', () => {
-  it.each(['dist/cli.js', 'dist/index.js'])('%s keeps it small before evaluating any other module', (file) => {
-    const code = readFileSync(join(ROOT, file), 'utf8');
+  it.each(['cli.js', 'index.js'])('%s keeps it small before evaluating any other module', (file) => {
+    const code = readFileSync(join(BUNDLES, file), 'utf8');
     const { body } = parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true });
     const moduleAt = code.indexOf('\n// src/pipeline/young-generation.ts\n');
     expect(moduleAt).toBeGreaterThan(0);

@@ -4,12 +4,17 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from '
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, scratchDir } from '../helpers/cli.js';
+import { BUNDLES } from '../helpers/bundles.js';
 
 const scratch = scratchDir();
 afterAll(() => scratch.cleanup());
 
 function demo(args: readonly string[]) {
-  const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'demo.mjs'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'demo.mjs'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, RAG_GATE_BUNDLES: BUNDLES },
+  });
   if (run.error) throw run.error;
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }

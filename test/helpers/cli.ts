@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/frontends/cli/main.js';
+import { BUNDLED_CLI } from './bundles.js';
 
 /** The repository root (tests run the bundled CLI from here). */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The bundled CLI, built by test/global-setup.ts before the suite runs. */
-export const DIST_CLI = join(ROOT, 'dist', 'cli.js');
+export const DIST_CLI = BUNDLED_CLI;
 
 export interface CliRun {
   readonly code: number;

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
+import { BUNDLED_ACTION } from '../../helpers/bundles.js';
 import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import type { Question } from '../../helpers/paired-runs.js';
@@ -29,7 +30,7 @@ import {
   zipOf,
 } from './fakes.js';
 
-const DIST_INDEX = join(ROOT, 'dist', 'index.js');
+const DIST_INDEX = BUNDLED_ACTION;
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }>; outputs: Record<string, unknown> };
 const ACTION_OUTPUTS = ACTION.outputs;
 const MARKER = '<!-- rag-gate:default -->';
