@@ -3,6 +3,7 @@ import { startFakeGitHub } from './fake-github-server.js';
 import { githubOpenApi } from './github-openapi.js';
 
 const COMMENTS = '/repos/octo/shop/issues/42/comments';
+const NO_OPERATION = "no such operation in GitHub's API description (as extracted: a new route joins scripts/extract-github-openapi.mjs's ROUTES)";
 
 /** What the fake reported of one exchange: read once it has closed, so that every response has been checked. */
 async function violationsOf(initial: Parameters<typeof startFakeGitHub>[0], path: string, init: RequestInit = {}): Promise<string[]> {
@@ -65,6 +66,15 @@ describe("the fake GitHub held to GitHub's API description", () => {
   it('knows no operation the description lacks', () => {
     expect(
       githubOpenApi().check({ method: 'GET', path: '/repos/octo/shop/nonsense', query: {}, requestBody: undefined, status: 200, responseBody: {} }),
-    ).toEqual(["GET /repos/octo/shop/nonsense: no such operation in GitHub's API description"]);
+    ).toEqual([`GET /repos/octo/shop/nonsense: ${NO_OPERATION}`]);
+  });
+
+  it("knows only the operations extracted from GitHub's description: a new route fails until it is extracted too", () => {
+    const get = (path: string) => githubOpenApi().check({ method: 'GET', path, query: {}, requestBody: undefined, status: 200, responseBody: [] });
+    // Both are GitHub's, and neither is served: list a pull request's files, and a repository's review comments.
+    expect(get('/repos/octo/shop/pulls/42/files')).toEqual([`GET /repos/octo/shop/pulls/42/files: ${NO_OPERATION}`]);
+    // Here a served route's template takes the path; its parameter's type still refuses it.
+    expect(get('/repos/octo/shop/pulls/comments')).toContain('GET /repos/octo/shop/pulls/comments: path parameter pull_number=comments: data must be integer');
+    expect(() => githubOpenApi().example('repository')).toThrow(/has no example repository \(as extracted/);
   });
 });

@@ -3,10 +3,14 @@
  * request the action sends and every response the fake returns is checked against the operation it belongs to,
  * so the fake cannot quietly agree with a bug of ours.
  *
+ * Only the operations the fake serves, and what they reference, verbatim: scripts/extract-github-openapi.mjs writes
+ * them into test/fixtures/github-openapi/, so that the tests need not install the 385 MB package. A route missing
+ * from it is "no such operation", so a new route fails until it is extracted too.
+ *
  * Ajv in the fake rather than a validating proxy (Prism): no extra process and port per test, no install-time
  * telemetry, and the description is parsed once per test file instead of once per server.
  */
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 
@@ -34,7 +38,9 @@ interface Description {
 }
 
 const DESCRIPTION_ID = 'api.github.com';
+const DESCRIPTION_FILE = new URL('../../fixtures/github-openapi/api.github.com.subset.json', import.meta.url);
 const JSON_TYPE = 'application/json';
+const EXTRACTOR = 'scripts/extract-github-openapi.mjs';
 /** An error status the operation does not list (a 5xx, a rate limit) still has GitHub's error body. */
 const ERROR_BODY = '#/components/schemas/basic-error';
 
@@ -124,7 +130,7 @@ class GitHubOpenApi {
     const method = exchange.method.toLowerCase();
     const route = this.routes.find((candidate) => candidate.pattern.test(exchange.path) && this.description.paths[candidate.template]![method] !== undefined);
     const where = `${exchange.method} ${exchange.path}`;
-    if (route === undefined) return [`${where}: no such operation in GitHub's API description`];
+    if (route === undefined) return [`${where}: no such operation in GitHub's API description (as extracted: a new route joins ${EXTRACTOR}'s ROUTES)`];
     const pathItem = this.description.paths[route.template]!;
     const operation = pathItem[method]!;
     const at = (...parts: string[]) => pointer('paths', route.template, method, ...parts);
@@ -197,15 +203,15 @@ class GitHubOpenApi {
   /** A copy of one of the description's examples, GitHub's own sample of an object. */
   example<T = Record<string, unknown>>(name: string): T {
     const example = this.description.components.examples[name];
-    if (example === undefined) throw new Error(`GitHub's API description has no example ${name}`);
+    if (example === undefined) throw new Error(`GitHub's API description has no example ${name} (as extracted: a new one joins ${EXTRACTOR}'s EXAMPLES)`);
     return structuredClone(example.value) as T;
   }
 }
 
 let loaded: GitHubOpenApi | undefined;
 
-/** GitHub's REST API description, parsed once per test file (13 MB of JSON). */
+/** The extracted part of GitHub's REST API description, parsed once per test file. */
 export function githubOpenApi(): GitHubOpenApi {
-  loaded ??= new GitHubOpenApi(createRequire(import.meta.url)('@octokit/openapi/generated/api.github.com.json') as Description);
+  loaded ??= new GitHubOpenApi(JSON.parse(readFileSync(DESCRIPTION_FILE, 'utf8')) as Description);
   return loaded;
 }
