@@ -26,7 +26,7 @@ const COMPARISONS = ['gate', 'push'] as const;
 const ROWS = {
   verdict: {
     description:
-      'the verdict: pass, fail, or neutral (no baseline was found: head results only; and always in modes release and monitor); also fail when the baseline exists but cannot be read, or none exists and on-missing-baseline is fail',
+      'the verdict: pass, fail, or neutral (no baseline was found: head results only; and always in modes release and monitor); also fail when the baseline exists but cannot be read, when none exists and on-missing-baseline is fail, or when the pull request changes its own gate without approval',
     setBy: OUTPUT_RUNS,
   },
   'p-value': { description: 'the smallest Holm-adjusted p-value among the gated tests (empty without a baseline)', setBy: COMPARISONS },
