@@ -53,6 +53,10 @@ import type { History } from '../core/history/history.js';
 import { trendSection } from './history.js';
 import { gateChangesSection, type GateChangesView, goldChangesSection, type GoldApprovalView } from './gate-changes.js';
 
+/**
+ * The comment's options, one value handed down whole to every section that reads one: a new option is a field
+ * here and the lines that use it, with no parameter threaded through the sections between.
+ */
 export interface CommentOptions {
   /** Names the retrieval test, e.g. "hit@5". */
   retrievalOk: string;
@@ -246,7 +250,8 @@ function roleCell(test: PairedTest, failing: ReadonlySet<PairedTest>): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Sections
 
-function verdictSections(comparison: Comparison, rule: string, verdict: Verdict): RootContent[] {
+function verdictSections(comparison: Comparison, options: CommentOptions, verdict: Verdict): RootContent[] {
+  const rule = options.retrievalOk;
   const { alpha } = comparison;
   const gated = comparison.tests.filter((t) => t.gate !== null);
   const out: RootContent[] = [heading(3, `${verdict.icon} rag-gate: ${verdict.words}`)];
@@ -319,9 +324,9 @@ function causeLine(comparison: Comparison): PhrasingContent[] {
   return out;
 }
 
-function testsTable(comparison: Comparison, rule: string, failing: ReadonlySet<PairedTest>): Table {
+function testsTable(comparison: Comparison, options: CommentOptions, failing: ReadonlySet<PairedTest>): Table {
   const rows = comparison.tests.map((test) => [
-    testTableLabel(test.metric, rule),
+    testTableLabel(test.metric, options.retrievalOk),
     fixed3(test.base),
     fixed3(test.head),
     `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})`,
@@ -332,7 +337,7 @@ function testsTable(comparison: Comparison, rule: string, failing: ReadonlySet<P
   return table(['metric', 'base', 'head', 'Δ (95% CI)', 'p', 'Holm p', 'gate'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left']);
 }
 
-function mcnemarSection(comparison: Comparison, rule: string): RootContent[] {
+function mcnemarSection(comparison: Comparison, options: CommentOptions): RootContent[] {
   const tests = comparison.tests.filter((t): t is McNemarTest => t.kind === 'mcnemar');
   if (tests.length === 0) return [];
   const body: RootContent[] = [];
@@ -340,7 +345,7 @@ function mcnemarSection(comparison: Comparison, rule: string): RootContent[] {
     const [ok, failed] = gatedTestOf(test.metric)?.words.outcomes ?? ['right', 'wrong'];
     body.push(
       table(
-        [testLabel(test.metric, rule), `head ${ok}`, `head ${failed}`],
+        [testLabel(test.metric, options.retrievalOk), `head ${ok}`, `head ${failed}`],
         [
           [strong(text(`base ${ok}`)), `${test.bothRight} both`, strong(text(`${test.broken} broken`))],
           [strong(text(`base ${failed}`)), strong(text(`${test.fixed} fixed`)), `${test.bothWrong} both`],
@@ -448,10 +453,10 @@ function answersFold(evidence: QuestionEvidence | undefined, [baseOutcome, headO
   ]);
 }
 
-function regressionList(changes: readonly QuestionChange[], improving: boolean, traceUrl: string | undefined): QuestionList {
+function regressionList(changes: readonly QuestionChange[], improving: boolean, options: CommentOptions): QuestionList {
   const outcomes: AnswerOutcomes = improving ? ['wrong', 'right'] : ['right', 'wrong'];
   const lost = (c: QuestionChange) => (c.cause === 'retrieval' && !improving ? c.lostDocuments : undefined);
-  const cell = (c: QuestionChange) => questionCell(c, traceUrl, outcomes, lost(c));
+  const cell = (c: QuestionChange) => questionCell(c, options.traceUrl, outcomes, lost(c));
   // With repeated runs, how often each side was right: "correct in 1/5 head runs vs 5/5 base runs".
   if (changes.some((c) => c.correctRuns !== undefined)) {
     return {
@@ -462,15 +467,16 @@ function regressionList(changes: readonly QuestionChange[], improving: boolean, 
   return { header: ['question', 'cause'], rows: changes.map((c) => [cell(c), causeCell(c, improving)]) };
 }
 
-function retrievalList(items: readonly RetrievalRegression[], showRescued: boolean, traceUrl: string | undefined): QuestionList {
-  const cell = (r: RetrievalRegression) => questionCell(r, traceUrl, [null, showRescued ? (r.rescued ? 'still right' : 'wrong') : null], r.lostDocuments);
+function retrievalList(items: readonly RetrievalRegression[], showRescued: boolean, options: CommentOptions): QuestionList {
+  const cell = (r: RetrievalRegression) =>
+    questionCell(r, options.traceUrl, [null, showRescued ? (r.rescued ? 'still right' : 'wrong') : null], r.lostDocuments);
   return showRescued
     ? { header: ['question', 'answer'], rows: items.map((r) => [cell(r), r.rescued ? 'still right' : 'wrong']) }
     : { header: ['question'], rows: items.map((r) => [cell(r)]) };
 }
 
 /** "… and N more; see the full JSON (…)". */
-function moreLine(hidden: number, reportLink: string | undefined): Paragraph {
+function moreLine(hidden: number, { reportLink }: CommentOptions): Paragraph {
   const where =
     reportLink === undefined || reportLink.trim() === '' ? [text('the full JSON report')] : [text('the full JSON ('), ...annotated(reportLink), text(')')];
   return paragraph(text(`… and ${hidden.toLocaleString('en-US')} more; see `), ...where);
@@ -480,7 +486,7 @@ function moreLine(hidden: number, reportLink: string | undefined): Paragraph {
  * The first `keep` rows of a list as a table, and "… and N more" when rows were cut. An open list (`noun` given)
  * longer than {@link LIST_FOLD_AFTER} shows its first rows and folds the rest.
  */
-function listBody(list: QuestionList, keep: number, noun: string | null, reportLink: string | undefined): RootContent[] {
+function listBody(list: QuestionList, keep: number, noun: string | null, options: CommentOptions): RootContent[] {
   const rows = list.rows.slice(0, keep);
   const out: RootContent[] = [];
   if (noun !== null && rows.length > LIST_FOLD_AFTER) {
@@ -489,7 +495,7 @@ function listBody(list: QuestionList, keep: number, noun: string | null, reportL
   } else if (rows.length > 0) {
     out.push(table(list.header, rows));
   }
-  if (keep < list.rows.length) out.push(moreLine(list.rows.length - keep, reportLink));
+  if (keep < list.rows.length) out.push(moreLine(list.rows.length - keep, options));
   return out;
 }
 
@@ -523,8 +529,8 @@ function baseOutcome(question: MissingQuestion): string {
   return parts.filter(Boolean).join(', ') || '—';
 }
 
-function missingList(comparison: Comparison, traceUrl: string | undefined): QuestionList {
-  return { header: ['question', 'in base'], rows: comparison.missing.map((m) => [questionCell(m, traceUrl, null), baseOutcome(m)]) };
+function missingList(comparison: Comparison, options: CommentOptions): QuestionList {
+  return { header: ['question', 'in base'], rows: comparison.missing.map((m) => [questionCell(m, options.traceUrl, null), baseOutcome(m)]) };
 }
 
 /**
@@ -533,28 +539,28 @@ function missingList(comparison: Comparison, traceUrl: string | undefined): Ques
  */
 const builtLists = new WeakMap<Comparison, Map<string | undefined, Lists>>();
 
-function listsOf(comparison: Comparison, traceUrl: string | undefined): Lists {
+function listsOf(comparison: Comparison, options: CommentOptions): Lists {
   let byTraceUrl = builtLists.get(comparison);
   if (byTraceUrl === undefined) builtLists.set(comparison, (byTraceUrl = new Map()));
-  let lists = byTraceUrl.get(traceUrl);
-  if (lists === undefined) byTraceUrl.set(traceUrl, (lists = buildLists(comparison, traceUrl)));
+  let lists = byTraceUrl.get(options.traceUrl);
+  if (lists === undefined) byTraceUrl.set(options.traceUrl, (lists = buildLists(comparison, options)));
   return lists;
 }
 
-function buildLists(comparison: Comparison, traceUrl: string | undefined): Lists {
+function buildLists(comparison: Comparison, options: CommentOptions): Lists {
   const hasCorrect = comparison.tests.some((t) => t.metric === 'correct');
   const tags = comparison.byTag.filter((tag) => tag.outcomes.some((o) => o.broken + o.fixed > 0));
   if (!hasCorrect) {
     const items = comparison.retrievalRegressions;
     return {
-      missing: missingList(comparison, traceUrl),
+      missing: missingList(comparison, options),
       main: {
         title: `Questions that lost their gold document (${items.length.toLocaleString('en-US')})`,
         noun: 'question',
-        list: retrievalList(items, false, traceUrl),
+        list: retrievalList(items, false, options),
       },
       extra: null,
-      fixed: regressionList(comparison.fixed, true, traceUrl),
+      fixed: regressionList(comparison.fixed, true, options),
       tags,
     };
   }
@@ -566,36 +572,36 @@ function buildLists(comparison: Comparison, traceUrl: string | undefined): Lists
       ? `${others.length.toLocaleString('en-US')} more lost their gold document but ${others.length === 1 ? 'was' : 'were'} still answered right (rescued by the model)`
       : `${others.length.toLocaleString('en-US')} more lost their gold document (${rescued} still answered right)`;
   return {
-    missing: missingList(comparison, traceUrl),
+    missing: missingList(comparison, options),
     main: {
       title: `Regressed questions (${comparison.regressions.length.toLocaleString('en-US')})`,
       noun: 'regressed question',
-      list: regressionList(comparison.regressions, false, traceUrl),
+      list: regressionList(comparison.regressions, false, options),
     },
-    extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length, traceUrl) },
-    fixed: regressionList(comparison.fixed, true, traceUrl),
+    extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length, options) },
+    fixed: regressionList(comparison.fixed, true, options),
     tags,
   };
 }
 
-function questionSections(lists: Lists, limits: Limits, reportLink: string | undefined): RootContent[] {
+function questionSections(lists: Lists, limits: Limits, options: CommentOptions): RootContent[] {
   const out: RootContent[] = [];
   const { missing, main, extra, fixed, tags } = lists;
   if (missing.rows.length > 0) {
     out.push(
       heading(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString('en-US')})`),
-      ...listBody(missing, limits.missing, 'missing question', reportLink),
+      ...listBody(missing, limits.missing, 'missing question', options),
     );
   }
-  if (main.list.rows.length > 0) out.push(heading(4, main.title), ...listBody(main.list, limits.main, main.noun, reportLink));
-  if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, reportLink)));
+  if (main.list.rows.length > 0) out.push(heading(4, main.title), ...listBody(main.list, limits.main, main.noun, options));
+  if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, options)));
   if (fixed.rows.length > 0) {
-    out.push(...details(`${plural(fixed.rows.length, 'question')} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
+    out.push(...details(`${plural(fixed.rows.length, 'question')} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, options)));
   }
   if (tags.length > 0) {
     const body: RootContent[] = [];
     if (limits.tags > 0) body.push(...tagTable(tags.slice(0, limits.tags), tags));
-    if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
+    if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, options));
     if (tags.length > TAGS_FOLD_AFTER) out.push(...details(`By tag (${plural(tags.length, 'tag')} moved)`, body));
     else out.push(paragraph(strong(text('By tag'))), ...body);
   }
@@ -655,7 +661,7 @@ function decompositionSection(comparison: Comparison): RootContent[] {
 const LOST_OUTCOMES_SHOWN = 20;
 
 /** Paired questions whose head record lacks an outcome their base has: what each lost, where it counts, the fix. */
-function lostOutcomesSection(comparison: Comparison, reportLink: string | undefined): RootContent[] {
+function lostOutcomesSection(comparison: Comparison, options: CommentOptions): RootContent[] {
   const lost = comparison.lostOutcomes;
   if (lost.length === 0) return [];
   const failed = lost.some((l) => l.counted === 'failed');
@@ -665,7 +671,7 @@ function lostOutcomesSection(comparison: Comparison, reportLink: string | undefi
   return [
     heading(4, `Outcomes lost in head: ${failed ? 'counted as failed' : 'left out'} (${lost.length.toLocaleString('en-US')})`),
     table(['question', 'lost in head', failed ? 'counted as failed in' : 'left out of'], rows),
-    ...(lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, reportLink)] : []),
+    ...(lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, options)] : []),
     paragraph(...prose(`${lostOutcomesFix(lost)}.`)),
   ];
 }
@@ -712,8 +718,8 @@ function flakySection(comparison: Comparison): RootContent[] {
   return details('Flaky questions in base and head', body);
 }
 
-function warningsSection(comparison: Comparison, rule: string): RootContent[] {
-  const context = { retrievalOk: rule, judges: comparison.judges };
+function warningsSection(comparison: Comparison, options: CommentOptions): RootContent[] {
+  const context = { retrievalOk: options.retrievalOk, judges: comparison.judges };
   const warnings: Sentence[] = [
     ...comparison.warnings.map((w) => warningWords(w, context)),
     ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`]),
@@ -731,7 +737,7 @@ function warningsSection(comparison: Comparison, rule: string): RootContent[] {
 }
 
 /** How the numbers were scored, in one line: the rules and what the readers derived. */
-function scoringSection(comparison: Comparison, rules: ScoringRulesInUse | undefined): RootContent[] {
+function scoringSection(comparison: Comparison, { rules }: CommentOptions): RootContent[] {
   if (rules === undefined) return [];
   const lines = comparisonScoringLines(comparison, rules);
   return lines.length === 0 ? [] : [paragraph(strong(text('Scoring')), text(`: ${lines.join(' · ')}`))];
@@ -779,19 +785,19 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
   const verdict = decideWords(comparison, rule);
-  const lists = listsOf(comparison, options.traceUrl);
+  const lists = listsOf(comparison, options);
 
   const head: RootContent[] = [
     ...(options.marker !== undefined ? [markerComment(options.marker)] : []),
     ...(options.stateMarkers ?? []).map(markerComment),
-    ...verdictSections(comparison, rule, verdict),
+    ...verdictSections(comparison, options, verdict),
     ...(options.gateChanges === undefined ? [] : gateChangesSection(options.gateChanges)),
     ...goldChangesSection(comparison.goldChanges ?? [], options.goldApproval),
-    ...scoringSection(comparison, options.rules),
-    testsTable(comparison, rule, verdict.failing),
+    ...scoringSection(comparison, options),
+    testsTable(comparison, options, verdict.failing),
     ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),
-    ...mcnemarSection(comparison, rule),
-    ...lostOutcomesSection(comparison, options.reportLink),
+    ...mcnemarSection(comparison, options),
+    ...lostOutcomesSection(comparison, options),
   ];
   const trend = options.trend === undefined ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail: RootContent[] = [
@@ -799,10 +805,10 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     ...decompositionSection(comparison),
     ...flakySection(comparison),
     ...judgeSection(comparison),
-    ...warningsSection(comparison, rule),
+    ...warningsSection(comparison, options),
     footer(comparison, options),
   ];
-  const render = (limits: Limits) => serialise({ type: 'root', children: [...head, ...questionSections(lists, limits, options.reportLink), ...tail] });
+  const render = (limits: Limits) => serialise({ type: 'root', children: [...head, ...questionSections(lists, limits, options), ...tail] });
 
   // A render holds the text of the head, of the tail and of every row shown, so their lengths bound it from below
   // without serialising a row: rows past the budget are never serialised, however many questions a list holds.
