@@ -72,6 +72,26 @@ module.exports = {
       from: {},
       to: { couldNotResolve: true },
     },
+    // Inside the core, the catalog sits between the measures and scoring. A catalog row holds its measure's
+    // function (metrics.ts, retrieval-metrics.ts: the row is what a metric computes), and scoring reads the rows
+    // to score, aggregate and test (score.ts, summary.ts, repeats.ts). That makes scoring the catalog's reader,
+    // not its source: scoring imports the catalog, the catalog never imports scoring, and the functions the rows
+    // hold live in src/core/measures/, below both. (The other way round would move the run summary, which most
+    // of the tree reads, out of scoring; the measures are read by the catalog alone, and by scoring's rankings.)
+    {
+      name: 'catalog-below-scoring',
+      comment: "Scoring applies the catalog's rows; a row names a measure (src/core/measures/), never scoring.",
+      severity: 'error',
+      from: { path: '^src/core/catalog/' },
+      to: { path: '^src/core/scoring/' },
+    },
+    {
+      name: 'measures-below-catalog',
+      comment: 'A measure is a function of a judged ranking or an answer: it reads no catalog row, no scoring and no feature.',
+      severity: 'error',
+      from: { path: '^src/core/measures/' },
+      to: { path: '^src/core/(catalog|scoring|compare|monitor|holdout|history)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

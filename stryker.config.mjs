@@ -13,14 +13,17 @@ export const TARGETS = {
     mutate: [
       'src/core/scoring/**/*.ts',
       ...TREC_MACHINERY.map((file) => `!${file}`),
+      'src/core/measures/**/*.ts',
       'src/core/catalog/metrics.ts',
       'src/core/catalog/retrieval-metrics.ts',
+      'src/core/catalog/parse/retrieval-ok.ts',
       'src/core/code-unit-order.ts',
     ],
     // Besides its folder's tests: the repeated-runs' and a few comparison and pipeline tests, which reach the parts of
     // scoring that exist for them (chosen as the fewest files that reach every mutant).
     tests: [
       'test/core/scoring/**/*.test.ts',
+      'test/core/measures/**/*.test.ts',
       'test/core/code-unit-order.test.ts',
       'test/core/repeats/input.test.ts',
       'test/core/repeats/flaky.test.ts',

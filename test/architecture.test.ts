@@ -69,4 +69,14 @@ describe('the dependency rule', () => {
     });
     expect((await violations(dir)).some((v) => v.startsWith('no-cycle: src/core/planted-a.ts'))).toBe(true);
   });
+
+  it('fails on the catalog importing scoring, and on a measure importing the catalog', async () => {
+    const dir = treeWith({
+      'src/core/catalog/planted.ts': "import { summarizeRun } from '../scoring/summary.js';\nexport const planted = summarizeRun;\n",
+      'src/core/measures/planted.ts': "import { ANSWER_METRICS } from '../catalog/metrics.js';\nexport const planted = ANSWER_METRICS;\n",
+    });
+    const found = await violations(dir);
+    expect(found).toContain('catalog-below-scoring: src/core/catalog/planted.ts → src/core/scoring/summary.ts');
+    expect(found).toContain('measures-below-catalog: src/core/measures/planted.ts → src/core/catalog/metrics.ts');
+  });
 });

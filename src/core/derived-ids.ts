@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { SettingError } from './errors.js';
-import { answerTokens } from './scoring/generation/text.js';
+import { answerTokens } from './measures/generation/text.js';
 
 /**
  * Ids for records and contexts that come without them (Ragas samples, text-only context logs): derived from the

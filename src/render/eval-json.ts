@@ -1,4 +1,4 @@
-import { formatCorrectnessRule } from '../core/scoring/generation/correctness.js';
+import { formatCorrectnessRule } from '../core/measures/generation/correctness.js';
 import type { EvalConfig } from '../core/scoring/score.js';
 import type { RunSummary } from '../core/scoring/summary.js';
 import { formatContextMatchRule } from '../core/derived-ids.js';

@@ -1,7 +1,7 @@
 import { isScoreMetric, scoreNameOf } from '../core/catalog/scores.js';
 import { type GateName, gatedTest, gatedTestOf, isScoreGate } from '../core/catalog/gates.js';
 import { QUESTION_COLUMNS } from '../core/catalog/metrics.js';
-import { parseRetrievalOkRule, type RetrievalOkRule } from '../core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule, type RetrievalOkRule } from '../core/catalog/parse/retrieval-ok.js';
 import { suggestField } from '../core/record.js';
 import type { JudgeCheck } from '../core/compare/calibration.js';
 import type { JudgeStatus } from '../core/compare/judge-gate.js';

@@ -1,9 +1,9 @@
 import type { ContextMatchRule } from '../core/derived-ids.js';
 import { formatDescription } from '../core/catalog/formats.js';
-import type { CorrectnessRule } from '../core/scoring/generation/correctness.js';
+import type { CorrectnessRule } from '../core/measures/generation/correctness.js';
 import type { RunProvenance } from '../core/scoring/summary.js';
 import type { Comparison } from '../core/compare/types.js';
-import { REFUSAL_PREFIX_CHARS } from '../core/scoring/refusal.js';
+import { REFUSAL_PREFIX_CHARS } from '../core/measures/refusal.js';
 import { SCORE_NOT_CALIBRATED } from './gate-words.js';
 import { plural } from './format.js';
 

@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { formatCorrectnessRule, parseCorrectnessRule } from '../core/scoring/generation/correctness.js';
+import { formatCorrectnessRule, parseCorrectnessRule } from '../core/measures/generation/correctness.js';
 import { readOutcomes } from './outcomes.js';
 import type { ResultsFormat } from '../core/catalog/formats.js';
 import { formatContextMatchRule, parseContextMatchRule } from '../core/derived-ids.js';
 import { parseRetrievalMetric } from '../core/catalog/retrieval-metrics.js';
-import { parseRetrievalOkRule } from '../core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from '../core/catalog/parse/retrieval-ok.js';
 import type { EvalConfig } from '../core/scoring/score.js';
 import { InputError, type InputProblem } from '../core/errors.js';
 import type { ReadProgress } from './lines.js';

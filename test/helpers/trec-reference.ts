@@ -1,5 +1,5 @@
 import { readQrelsTable, readRunTable } from '../../src/sources/trec.js';
-import { judgeRanking } from '../../src/core/scoring/ranking.js';
+import { judgeRanking } from '../../src/core/measures/ranking.js';
 import type { RetrievalMetric } from '../../src/core/catalog/retrieval-metrics.js';
 import type { TrecEvaluation } from '../../src/core/scoring/trec-eval.js';
 

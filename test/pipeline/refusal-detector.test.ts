@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evalConfig } from '../../src/core/compare/settings.js';
 import { OutcomeBuilder } from '../../src/core/scoring/outcomes.js';
-import { parseRetrievalOkRule } from '../../src/core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from '../../src/core/catalog/parse/retrieval-ok.js';
 import { runCli, tempDir, writeJsonl } from '../helpers/files.js';
 
 /**

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evalConfig } from '../../src/core/compare/settings.js';
-import { parseRetrievalOkRule } from '../../src/core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from '../../src/core/catalog/parse/retrieval-ok.js';
 import { ProblemCollector } from '../../src/core/errors.js';
 import { readLines, readLinesAt } from '../../src/sources/lines.js';
 import { firstReadOf, readEvidence, readOutcomes } from '../../src/sources/outcomes.js';

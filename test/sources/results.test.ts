@@ -3,7 +3,7 @@ import { InputError, type InputProblem, MAX_LISTED_PROBLEMS } from '../../src/co
 import { readResults } from '../../src/sources/results.js';
 import type { ResultRecord } from '../../src/core/record.js';
 import { judgedRanking } from '../../src/core/scoring/score.js';
-import { DEFAULT_JUDGING, UNJUDGED } from '../../src/core/scoring/ranking.js';
+import { DEFAULT_JUDGING, UNJUDGED } from '../../src/core/measures/ranking.js';
 import { jsonl, scratchDir } from '../helpers/cli.js';
 
 const scratch = scratchDir();

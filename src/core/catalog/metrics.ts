@@ -1,13 +1,13 @@
 import type { ResultRecord } from '../record.js';
-import { contextUtilisation } from '../scoring/generation/context-utilisation.js';
-import { type CorrectnessRule, judgeCorrect } from '../scoring/generation/correctness.js';
-import { faithfulness } from '../scoring/generation/faithfulness.js';
-import { lengthRatio } from '../scoring/generation/length-ratio.js';
-import { textCounts, type TextCounts } from '../scoring/generation/text.js';
-import type { JudgedRanking } from '../scoring/ranking.js';
-import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
+import { contextUtilisation } from '../measures/generation/context-utilisation.js';
+import { type CorrectnessRule, judgeCorrect } from '../measures/generation/correctness.js';
+import { faithfulness } from '../measures/generation/faithfulness.js';
+import { lengthRatio } from '../measures/generation/length-ratio.js';
+import { textCounts, type TextCounts } from '../measures/generation/text.js';
+import type { JudgedRanking } from '../measures/ranking.js';
+import type { RetrievalOkRule } from './parse/retrieval-ok.js';
 import type { ContextMatchRule } from '../derived-ids.js';
-import { detectRefusal } from '../scoring/refusal.js';
+import { detectRefusal } from '../measures/refusal.js';
 
 /**
  * The catalog of everything rag-gate measures per question besides the retrieval metrics (whose table is

@@ -1,18 +1,18 @@
 import { SettingError } from '../errors.js';
-import type { JudgedRanking } from '../scoring/ranking.js';
-import { averagePrecisionAt } from '../scoring/retrieval/average-precision.js';
-import { bpref } from '../scoring/retrieval/bpref.js';
-import { relevantJudgedCount, relevantRetrievedCount, retrievedCount } from '../scoring/retrieval/counts.js';
-import { hitAt } from '../scoring/retrieval/hit.js';
-import { inferredAveragePrecision } from '../scoring/retrieval/inferred-ap.js';
-import { elevenPointAverage, interpolatedPrecisionAt } from '../scoring/retrieval/interpolated-precision.js';
-import { judgedAt } from '../scoring/retrieval/judged.js';
-import { exponentialGain, ndcgAt, tableNdcgAt } from '../scoring/retrieval/ndcg.js';
-import { precisionAt } from '../scoring/retrieval/precision.js';
-import { rPrecision } from '../scoring/retrieval/r-precision.js';
-import { recallAt } from '../scoring/retrieval/recall.js';
-import { reciprocalRankAt } from '../scoring/retrieval/reciprocal-rank.js';
-import { setF1, setPrecision } from '../scoring/retrieval/set.js';
+import type { JudgedRanking } from '../measures/ranking.js';
+import { averagePrecisionAt } from '../measures/retrieval/average-precision.js';
+import { bpref } from '../measures/retrieval/bpref.js';
+import { relevantJudgedCount, relevantRetrievedCount, retrievedCount } from '../measures/retrieval/counts.js';
+import { hitAt } from '../measures/retrieval/hit.js';
+import { inferredAveragePrecision } from '../measures/retrieval/inferred-ap.js';
+import { elevenPointAverage, interpolatedPrecisionAt } from '../measures/retrieval/interpolated-precision.js';
+import { judgedAt } from '../measures/retrieval/judged.js';
+import { exponentialGain, ndcgAt, tableNdcgAt } from '../measures/retrieval/ndcg.js';
+import { precisionAt } from '../measures/retrieval/precision.js';
+import { rPrecision } from '../measures/retrieval/r-precision.js';
+import { recallAt } from '../measures/retrieval/recall.js';
+import { reciprocalRankAt } from '../measures/retrieval/reciprocal-rank.js';
+import { setF1, setPrecision } from '../measures/retrieval/set.js';
 
 /** One retrieval measure family; `ndcg@10` is the family `ndcg` at cut-off 10. */
 interface RetrievalFamily {

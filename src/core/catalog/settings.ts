@@ -3,9 +3,9 @@ import { parseFloor } from '../compare/gate.js';
 import type { ExtraTest, Floor } from '../compare/types.js';
 
 const EXTRA_TESTS: readonly ExtraTest[] = ['t', 'wilcoxon'];
-import { parseCorrectnessRule } from '../scoring/generation/correctness.js';
+import { parseCorrectnessRule } from '../measures/generation/correctness.js';
 import { parseContextMatchRule } from '../derived-ids.js';
-import { parseRetrievalOkRule } from '../scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from './parse/retrieval-ok.js';
 import { KAPPA_FLOOR } from '../stats/kappa.js';
 import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateName, isScoreGate } from './gates.js';
 import { type FieldMap, RECORD_FIELDS, scoreName } from '../record.js';

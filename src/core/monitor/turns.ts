@@ -1,4 +1,4 @@
-import { detectRefusal } from '../scoring/refusal.js';
+import { detectRefusal } from '../measures/refusal.js';
 
 /** One user turn of a conversation log: the query, and the answer it got. */
 export interface Turn {

@@ -3,7 +3,7 @@ import { normalizeText } from '../derived-ids.js';
 import { byCodeUnits } from '../code-unit-order.js';
 import { scoreMetric } from '../catalog/scores.js';
 import type { ResultsFormat } from '../catalog/formats.js';
-import { isRelevantAt, type JudgedRanking } from './ranking.js';
+import { isRelevantAt, type JudgedRanking } from '../measures/ranking.js';
 import { type EvalConfig, judgedRanking, scoredColumnNames, scoreQuestion } from './score.js';
 
 /**

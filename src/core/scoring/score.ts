@@ -1,9 +1,9 @@
 import { QUESTION_COLUMNS, type ScoringRules } from '../catalog/metrics.js';
-import { textCounts } from './generation/text.js';
+import { textCounts } from '../measures/generation/text.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { FieldMap, ResultRecord } from '../record.js';
 import type { ResultsFormat } from '../catalog/formats.js';
-import { type JudgedRanking, type Judging, judgeRanking, relevantCount } from './ranking.js';
+import { type JudgedRanking, type Judging, judgeRanking, relevantCount } from '../measures/ranking.js';
 
 /** How questions are scored: which retrieval metrics, how grades are read, when retrieval succeeded, how `correct` is computed. */
 export interface EvalConfig extends ScoringRules {

@@ -1,6 +1,6 @@
 import { grownFloat64, grownInt32, QueryEntries } from './query-entries.js';
 import type { TrecTable } from './trec-table.js';
-import { DEFAULT_JUDGING, type JudgedRanking, type Judging, judgedRanksInto } from './ranking.js';
+import { DEFAULT_JUDGING, type JudgedRanking, type Judging, judgedRanksInto } from '../measures/ranking.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import { JudgedRanker } from './trec-rank.js';
 

@@ -1,6 +1,6 @@
 import { DocnoIndex } from './docno-index.js';
 import { grownFloat64, grownInt32, type QueryEntries } from './query-entries.js';
-import { DEFAULT_JUDGING, type JudgedRanking, type Judging, UNJUDGED, countAtLeast, judgedRanksInto } from './ranking.js';
+import { DEFAULT_JUDGING, type JudgedRanking, type Judging, UNJUDGED, countAtLeast, judgedRanksInto } from '../measures/ranking.js';
 
 /** Up to this many judged documents tied on one score are sorted by insertion sort; more by the built-in sort. */
 const SMALL_GROUP = 16;

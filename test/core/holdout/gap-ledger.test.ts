@@ -3,7 +3,7 @@ import { evalConfig } from '../../../src/core/compare/settings.js';
 import { evaluateHoldout, readGap } from '../../../src/core/holdout/gap.js';
 import { ledgerStatus, type LedgerEntry } from '../../../src/core/holdout/ledger.js';
 import { OutcomeBuilder, withoutQuestions } from '../../../src/core/scoring/outcomes.js';
-import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from '../../../src/core/catalog/parse/retrieval-ok.js';
 import { newcombeInterval, twoProportionTest } from '../../../src/core/stats/two-proportions.js';
 
 const config = evalConfig({ k: [5], 'retrieval-ok': parseRetrievalOkRule('hit@5'), correct: { kind: 'exact' }, 'relevance-level': 1, 'ndcg-gains': new Map() });

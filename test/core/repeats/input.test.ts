@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { evalConfig } from '../../../src/core/compare/settings.js';
 import { InputError } from '../../../src/core/errors.js';
-import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from '../../../src/core/catalog/parse/retrieval-ok.js';
 import { summarizeRun } from '../../../src/core/scoring/summary.js';
 import { readOutcomes } from '../../../src/sources/outcomes.js';
 import { jsonl, scratchDir } from '../../helpers/cli.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRetrievalMetric } from '../../../src/core/catalog/retrieval-metrics.js';
-import { type JudgedRanking, judgeRanking, relevantCount, UNJUDGED } from '../../../src/core/scoring/ranking.js';
-import { exponentialGain, type Gain, tableGain } from '../../../src/core/scoring/retrieval/ndcg.js';
+import { type JudgedRanking, judgeRanking, relevantCount, UNJUDGED } from '../../../src/core/measures/ranking.js';
+import { exponentialGain, type Gain, tableGain } from '../../../src/core/measures/retrieval/ndcg.js';
 import { evaluateTrecTables, DEFAULT_TREC_EVAL_OPTIONS } from '../../../src/core/scoring/trec-eval.js';
 import { readQrelsTable, readRunTable } from '../../../src/sources/trec.js';
 import { scratchDir } from '../../helpers/cli.js';

@@ -5,8 +5,8 @@ import { normalizeText } from '../../../src/core/derived-ids.js';
 import { evalConfig } from '../../../src/core/compare/settings.js';
 import type { ResultRecord } from '../../../src/core/record.js';
 import { goldKeyOf, OutcomeBuilder } from '../../../src/core/scoring/outcomes.js';
-import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
-import { DEFAULT_JUDGING, UNJUDGED } from '../../../src/core/scoring/ranking.js';
+import { parseRetrievalOkRule } from '../../../src/core/catalog/parse/retrieval-ok.js';
+import { DEFAULT_JUDGING, UNJUDGED } from '../../../src/core/measures/ranking.js';
 import { judgedRanking } from '../../../src/core/scoring/score.js';
 
 const config = evalConfig({ k: [5], 'retrieval-ok': parseRetrievalOkRule('hit@5'), correct: { kind: 'exact' }, 'relevance-level': 1, 'ndcg-gains': new Map() });

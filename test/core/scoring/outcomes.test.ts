@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evalConfig } from '../../../src/core/compare/settings.js';
 import type { ResultRecord } from '../../../src/core/record.js';
 import { OutcomeBuilder } from '../../../src/core/scoring/outcomes.js';
-import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from '../../../src/core/catalog/parse/retrieval-ok.js';
 import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
 
 const config = evalConfig({ k: [5], 'retrieval-ok': parseRetrievalOkRule('hit@5'), correct: { kind: 'exact' }, 'relevance-level': 1, 'ndcg-gains': new Map() });

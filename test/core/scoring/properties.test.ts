@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decompose } from '../../../src/core/scoring/decomposition.js';
-import { judgeRanking } from '../../../src/core/scoring/ranking.js';
+import { judgeRanking } from '../../../src/core/measures/ranking.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } from '../../../src/core/catalog/retrieval-metrics.js';
 import { cohensKappa } from '../../../src/core/stats/kappa.js';
 import { wilsonInterval } from '../../../src/core/stats/wilson.js';

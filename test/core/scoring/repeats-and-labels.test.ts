@@ -3,7 +3,7 @@ import { evalConfig } from '../../../src/core/compare/settings.js';
 import type { ResultRecord } from '../../../src/core/record.js';
 import { OutcomeBuilder, type QuestionOutcomes, withoutQuestions, withRowsOf } from '../../../src/core/scoring/outcomes.js';
 import { summarizeRepeats } from '../../../src/core/scoring/repeats.js';
-import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from '../../../src/core/catalog/parse/retrieval-ok.js';
 import { summarizeRun } from '../../../src/core/scoring/summary.js';
 
 const config = evalConfig({ k: [5], 'retrieval-ok': parseRetrievalOkRule('hit@5'), correct: { kind: 'exact' }, 'relevance-level': 1, 'ndcg-gains': new Map() });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetrievalMetric } from '../../../src/core/catalog/retrieval-metrics.js';
 import { parseNdcgGains, parseRelevanceLevel } from '../../../src/core/catalog/settings.js';
-import { type Judging, judgeRanking } from '../../../src/core/scoring/ranking.js';
+import { type Judging, judgeRanking } from '../../../src/core/measures/ranking.js';
 
 const level = (relevanceLevel: number, ndcgGains: ReadonlyMap<number, number> = new Map()): Judging => ({ relevanceLevel, ndcgGains });
 const value = (name: string, retrieved: string[], judgments: Record<string, number>, judging = level(1)) =>

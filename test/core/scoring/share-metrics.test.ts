@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LONG_ANSWER_RATIO, LOW_UTILISATION } from '../../../src/core/catalog/metrics.js';
 import { evalConfig } from '../../../src/core/compare/settings.js';
-import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from '../../../src/core/catalog/parse/retrieval-ok.js';
 import { summarizeRun } from '../../../src/core/scoring/summary.js';
 import { questionOutcomes } from '../../helpers/outcomes.js';
 

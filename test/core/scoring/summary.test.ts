@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { evalConfig } from '../../../src/core/compare/settings.js';
 import { bootstrapMeanCIs } from '../../../src/core/stats/bootstrap.js';
 import { wilsonInterval } from '../../../src/core/stats/wilson.js';
-import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
+import { parseRetrievalOkRule } from '../../../src/core/catalog/parse/retrieval-ok.js';
 import { summarizeRun } from '../../../src/core/scoring/summary.js';
 import type { QuestionOutcomes } from '../../../src/core/scoring/outcomes.js';
 import { questionOutcomes } from '../../helpers/outcomes.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetrievalMetric } from '../../../src/core/catalog/retrieval-metrics.js';
-import { judgeRanking } from '../../../src/core/scoring/ranking.js';
+import { judgeRanking } from '../../../src/core/measures/ranking.js';
 
 const value = (name: string, retrieved: string[], judgments: Record<string, number>) =>
   parseRetrievalMetric(name).compute(judgeRanking(retrieved, new Map(Object.entries(judgments)), { relevanceLevel: 1, ndcgGains: new Map() }));

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { QueryEntries } from '../../../src/core/scoring/query-entries.js';
 import { JudgedRanker } from '../../../src/core/scoring/trec-rank.js';
-import { UNJUDGED } from '../../../src/core/scoring/ranking.js';
+import { UNJUDGED } from '../../../src/core/measures/ranking.js';
 
 /** Docnos that tie-break in interesting ways: prefixes, case, digits vs letters, multi-byte UTF-8. */
 const DOCNOS = ['a', 'ab', 'abc', 'b', 'B', 'Z', '0', '10', '9', 'é', 'z', '\u{1F600}', '\ufffd', 'doc-1', 'doc-10', 'doc-2'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textCounts } from '../../../src/core/scoring/generation/text.js';
+import { textCounts } from '../../../src/core/measures/generation/text.js';
 import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
 
 /** answer_length: the metric added to show that an answer metric is one catalog row and its function. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answerTokens, textCounts } from '../../../src/core/scoring/generation/text.js';
+import { answerTokens, textCounts } from '../../../src/core/measures/generation/text.js';
 
 /** The definitions the counts must agree with: answerTokens' list, and a split at \s+ of the trimmed text. */
 const wordsBySplit = (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/u).length);

@@ -1,4 +1,4 @@
-import { MetricNameError, type RetrievalMetric, parseRetrievalMetric } from '../catalog/retrieval-metrics.js';
+import { MetricNameError, type RetrievalMetric, parseRetrievalMetric } from '../retrieval-metrics.js';
 
 /** When retrieval counts as a success for one question (unless the record says so with `retrieval_ok`). */
 export interface RetrievalOkRule {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectRefusal } from '../../../src/core/scoring/refusal.js';
+import { detectRefusal } from '../../../src/core/measures/refusal.js';
 import { isRefusal } from '../../../src/core/monitor/turns.js';
 
 describe('the text refusal detector', () => {

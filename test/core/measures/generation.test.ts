@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { LONG_ANSWER_RATIO, LOW_UTILISATION } from '../../../src/core/catalog/metrics.js';
-import { contextUtilisation } from '../../../src/core/scoring/generation/context-utilisation.js';
-import { exactMatch, formatCorrectnessRule, judgeCorrect, parseCorrectnessRule, tokenF1 } from '../../../src/core/scoring/generation/correctness.js';
-import { type ClaimVerdict, faithfulness } from '../../../src/core/scoring/generation/faithfulness.js';
-import { lengthRatio } from '../../../src/core/scoring/generation/length-ratio.js';
-import { textCounts } from '../../../src/core/scoring/generation/text.js';
-import { answerTokens, normalizeAnswer } from '../../../src/core/scoring/generation/text.js';
+import { contextUtilisation } from '../../../src/core/measures/generation/context-utilisation.js';
+import { exactMatch, formatCorrectnessRule, judgeCorrect, parseCorrectnessRule, tokenF1 } from '../../../src/core/measures/generation/correctness.js';
+import { type ClaimVerdict, faithfulness } from '../../../src/core/measures/generation/faithfulness.js';
+import { lengthRatio } from '../../../src/core/measures/generation/length-ratio.js';
+import { textCounts } from '../../../src/core/measures/generation/text.js';
+import { answerTokens, normalizeAnswer } from '../../../src/core/measures/generation/text.js';
 
 describe('SQuAD answer normalisation', () => {
   it('lower-cases, drops punctuation and the articles a/an/the, collapses whitespace', () => {

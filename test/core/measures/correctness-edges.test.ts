@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { containsAnswer, parseCorrectnessRule, tokenF1 } from '../../../src/core/scoring/generation/correctness.js';
-import { answerTokens, textCounts } from '../../../src/core/scoring/generation/text.js';
+import { containsAnswer, parseCorrectnessRule, tokenF1 } from '../../../src/core/measures/generation/correctness.js';
+import { answerTokens, textCounts } from '../../../src/core/measures/generation/text.js';
 
 describe('answers or expected answers with no tokens', () => {
   it('token F1 is 1 when neither side has a token (articles and punctuation only count as none), else 0', () => {

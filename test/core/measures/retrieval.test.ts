@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { judgeRanking, relevantCount } from '../../../src/core/scoring/ranking.js';
+import { judgeRanking, relevantCount } from '../../../src/core/measures/ranking.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric } from '../../../src/core/catalog/retrieval-metrics.js';
-import { averagePrecisionAt } from '../../../src/core/scoring/retrieval/average-precision.js';
-import { hitAt } from '../../../src/core/scoring/retrieval/hit.js';
-import { exponentialGain, linearGain, ndcgAt } from '../../../src/core/scoring/retrieval/ndcg.js';
-import { precisionAt } from '../../../src/core/scoring/retrieval/precision.js';
-import { rPrecision } from '../../../src/core/scoring/retrieval/r-precision.js';
-import { recallAt } from '../../../src/core/scoring/retrieval/recall.js';
-import { firstRelevantRank, reciprocalRankAt } from '../../../src/core/scoring/retrieval/reciprocal-rank.js';
+import { averagePrecisionAt } from '../../../src/core/measures/retrieval/average-precision.js';
+import { hitAt } from '../../../src/core/measures/retrieval/hit.js';
+import { exponentialGain, linearGain, ndcgAt } from '../../../src/core/measures/retrieval/ndcg.js';
+import { precisionAt } from '../../../src/core/measures/retrieval/precision.js';
+import { rPrecision } from '../../../src/core/measures/retrieval/r-precision.js';
+import { recallAt } from '../../../src/core/measures/retrieval/recall.js';
+import { firstRelevantRank, reciprocalRankAt } from '../../../src/core/measures/retrieval/reciprocal-rank.js';
 import { evaluateTrec } from '../../helpers/trec-reference.js';
 
 /** A ranked list of `length` filler ids with the given ids placed at the given 1-based ranks. */
