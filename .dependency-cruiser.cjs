@@ -92,6 +92,14 @@ module.exports = {
       from: { path: '^src/core/measures/' },
       to: { path: '^src/core/(catalog|scoring|compare|monitor|holdout|history)/' },
     },
+    {
+      name: 'catalog-below-features',
+      comment:
+        'The catalog (the settings catalog above all) reads no feature module: the parsers, thresholds and field names its rows share with compare, monitor and stats live in the catalog (parse/, thresholds.ts, log-fields.ts), and the features import them from there.',
+      severity: 'error',
+      from: { path: '^src/core/catalog/' },
+      to: { path: '^src/core/(compare|monitor|stats|holdout|history)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -51,7 +51,8 @@ export const TARGETS = {
       'test/sources/trec-byte-dictionary.test.ts',
     ],
   },
-  compare: { mutate: ['src/core/compare/**/*.ts'], tests: ['test/core/compare/**/*.test.ts'] },
+  // The floor's parser is the gate's, tested with it.
+  compare: { mutate: ['src/core/compare/**/*.ts', 'src/core/catalog/parse/floor.ts'], tests: ['test/core/compare/**/*.test.ts'] },
   render: { mutate: ['src/render/markdown.ts', 'src/render/fit.ts'], tests: ['test/render/**/*.test.ts'] },
 };
 

@@ -79,4 +79,9 @@ describe('the dependency rule', () => {
     expect(found).toContain('catalog-below-scoring: src/core/catalog/planted.ts → src/core/scoring/summary.ts');
     expect(found).toContain('measures-below-catalog: src/core/measures/planted.ts → src/core/catalog/metrics.ts');
   });
+
+  it('fails on the catalog importing a feature module', async () => {
+    const dir = treeWith({ 'src/core/catalog/planted.ts': "import { cutWindows } from '../monitor/windows.js';\nexport const planted = cutWindows;\n" });
+    expect(await violations(dir)).toContain('catalog-below-features: src/core/catalog/planted.ts → src/core/monitor/windows.ts');
+  });
 });

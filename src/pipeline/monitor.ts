@@ -1,7 +1,8 @@
 import type { SettingName, SettingOrigin, Settings } from '../core/catalog/settings.js';
 import { InputError, type InputProblem, SettingError } from '../core/errors.js';
 import { monitorReport, type MonitorReport, rephrasedTurns } from '../core/monitor/monitor.js';
-import { EMBEDDING_THRESHOLD, LEXICAL_THRESHOLD, lexicalSimilarity } from '../core/monitor/similarity.js';
+import { EMBEDDING_THRESHOLD, LEXICAL_THRESHOLD } from '../core/catalog/thresholds.js';
+import { lexicalSimilarity } from '../core/monitor/similarity.js';
 import { type CandidatePair, rephraseCandidates } from '../core/monitor/turns.js';
 import { cosine } from '../core/stats/cosine.js';
 import { createJudgeClient, judgeSettings } from '../judge/setup.js';

@@ -6,7 +6,8 @@ import { suggestField } from '../core/record.js';
 import type { JudgeCheck } from '../core/compare/calibration.js';
 import type { JudgeStatus } from '../core/compare/judge-gate.js';
 import { inertText, type Sentence, sentenceText, untrusted } from './untrusted.js';
-import type { CompareConfig, Drop, Floor, GateReason, GateWarning, PolicyChange } from '../core/compare/types.js';
+import type { Floor } from '../core/catalog/parse/floor.js';
+import type { CompareConfig, Drop, GateReason, GateWarning, PolicyChange } from '../core/compare/types.js';
 import { plural } from './format.js';
 import type { GateDataLost, LostOutcome } from '../core/compare/types.js';
 

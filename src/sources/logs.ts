@@ -1,5 +1,6 @@
 import { InputError, ProblemCollector } from '../core/errors.js';
-import { LOG_FIELD_ALIASES, LOG_FIELDS, type LogField, logRecordSchema, turnOf } from '../core/monitor/log-record.js';
+import { LOG_FIELDS, type LogField } from '../core/catalog/log-fields.js';
+import { LOG_FIELD_ALIASES, logRecordSchema, turnOf } from '../core/monitor/log-record.js';
 import type { Turn } from '../core/monitor/turns.js';
 import { readLines } from './lines.js';
 import { formatFieldPath, readFailure } from './read-problems.js';

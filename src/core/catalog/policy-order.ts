@@ -1,4 +1,4 @@
-import type { Floor } from '../compare/types.js';
+import type { Floor } from './parse/floor.js';
 
 /**
  * How a pull request's value of a setting that decides pass or fail compares with its base branch's: `tighter`

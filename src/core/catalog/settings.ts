@@ -1,12 +1,9 @@
 import { SettingError } from '../errors.js';
-import { parseFloor } from '../compare/gate.js';
-import type { ExtraTest, Floor } from '../compare/types.js';
-
-const EXTRA_TESTS: readonly ExtraTest[] = ['t', 'wilcoxon'];
+import { type Floor, parseFloor } from './parse/floor.js';
 import { parseCorrectnessRule } from '../measures/generation/correctness.js';
 import { parseContextMatchRule } from '../derived-ids.js';
 import { parseRetrievalOkRule } from './parse/retrieval-ok.js';
-import { KAPPA_FLOOR } from '../stats/kappa.js';
+import { EMBEDDING_THRESHOLD, KAPPA_FLOOR, LEXICAL_THRESHOLD } from './thresholds.js';
 import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateName, isScoreGate } from './gates.js';
 import { type FieldMap, RECORD_FIELDS, scoreName } from '../record.js';
 import { closestName } from '../closest.js';
@@ -15,9 +12,8 @@ import { scoreNameOf } from './scores.js';
 import { GRADED_ANSWER_METRICS } from './metrics.js';
 import { parseRetrievalMetric } from './retrieval-metrics.js';
 import { floorsOrder, higherIsTighter, lowerIsTighter, moreIsTighter, type PolicyDirection, strictestLast, unordered } from './policy-order.js';
-import { LOG_FIELDS, type LogField } from '../monitor/log-record.js';
-import { EMBEDDING_THRESHOLD, LEXICAL_THRESHOLD } from '../monitor/similarity.js';
-import { parseDuration, parseTimestamp } from '../monitor/windows.js';
+import { LOG_FIELDS, type LogField } from './log-fields.js';
+import { parseDuration, parseTimestamp } from './parse/time.js';
 
 /**
  * The catalog of settings: one row per setting, from which the CLI's options, the action's inputs (action.yml),
@@ -100,6 +96,10 @@ function parsePermutations(text: string): number {
   if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text}"`);
   return value;
 }
+
+/** The report-only classical tests on a graded metric: the paired t-test and the Wilcoxon signed-rank test. */
+const EXTRA_TESTS = ['t', 'wilcoxon'] as const;
+export type ExtraTest = (typeof EXTRA_TESTS)[number];
 
 /** `t,wilcoxon`: classical paired tests reported beside the randomization tests; empty means none. */
 function parseExtraTests(text: string): ReadonlySet<ExtraTest> {

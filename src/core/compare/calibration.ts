@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KAPPA_FLOOR } from '../stats/kappa.js';
+import { KAPPA_FLOOR } from '../catalog/thresholds.js';
 
 /**
  * The record `calibrate` writes: which judge (model and prompt version) agreed how well with human labels.

@@ -1,34 +1,8 @@
-import { isScoreMetric, scoreMetric, scoreNameOf } from '../catalog/scores.js';
+import { scoreMetric } from '../catalog/scores.js';
 import type { GateName } from '../catalog/gates.js';
-import { answerMetric } from '../catalog/metrics.js';
-import { MetricNameError, parseRetrievalMetric } from '../catalog/retrieval-metrics.js';
-import { scoreName } from '../record.js';
+import type { Floor } from '../catalog/parse/floor.js';
 import type { RunSummary } from '../scoring/summary.js';
-import type { CompareConfig, Coverage, Drop, Floor, FloorCheck, GateDataLost, GateOutcome, GateReason, GateWarning, PairedTest, Verdict } from './types.js';
-
-/**
- * Parses `metric=x`, `metric>=x` or `metric<=x`. The metric is one rag-gate computes, or a score another tool
- * wrote (`score:NAME`, or a bare NAME that names no metric of rag-gate's).
- */
-export function parseFloor(text: string): Floor {
-  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text);
-  if (!match) throw new MetricNameError(`floor "${text}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
-  const [, name = '', op, valueText = ''] = match;
-  const value = Number(valueText);
-  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text}": "${valueText}" is not a number`);
-  return { metric: floorMetric(name), op: op === '<=' ? '<=' : '>=', value };
-}
-
-function floorMetric(name: string): string {
-  if (answerMetric(name) !== undefined) return name;
-  const score = isScoreMetric(name) ? scoreNameOf(name) : name;
-  try {
-    return parseRetrievalMetric(name).name;
-  } catch (error) {
-    if (!(error instanceof MetricNameError) || scoreName(score) !== score) throw error;
-    return scoreMetric(score);
-  }
-}
+import type { CompareConfig, Coverage, Drop, FloorCheck, GateDataLost, GateOutcome, GateReason, GateWarning, PairedTest, Verdict } from './types.js';
 
 /**
  * The metric a floor reads on head: its own, or, when no head question carries a metric of rag-gate's, the score

@@ -1,5 +1,7 @@
 import type { PassCount, RepeatSummary } from '../scoring/repeats.js';
 import type { GateName } from '../catalog/gates.js';
+import type { Floor } from '../catalog/parse/floor.js';
+import type { ExtraTest } from '../catalog/settings.js';
 import type { Decomposition } from '../scoring/decomposition.js';
 import type { EvalConfig } from '../scoring/score.js';
 import type { GoldLabels } from '../scoring/outcomes.js';
@@ -19,13 +21,6 @@ export type Verdict = 'pass' | 'fail';
  * minimum effect or came from an uncalibrated judge. Null when the test shows no significant drop.
  */
 export type GateOutcome = 'fails' | 'below-minimum-effect' | 'uncalibrated-judge';
-
-/** An absolute bound on a head metric: `recall@5>=0.8` (a floor) or `false_refusal_rate<=0.1` (a ceiling). */
-export interface Floor {
-  readonly metric: string;
-  readonly op: '>=' | '<=';
-  readonly value: number;
-}
 
 /** How a floor fared on head: its value, and whether it held, broke (failing the check) or could not be checked. */
 export interface FloorCheck {
@@ -159,9 +154,6 @@ export interface CompareConfig {
   readonly calibrations: readonly CalibrationRecord[];
   readonly kappaFloor: number;
 }
-
-/** A report-only classical test on a graded metric: the paired t-test or the Wilcoxon signed-rank test. */
-export type ExtraTest = 't' | 'wilcoxon';
 
 export interface TestBase {
   readonly metric: string;

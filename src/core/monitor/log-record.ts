@@ -1,10 +1,7 @@
 import { z } from 'zod';
+import type { LogField } from '../catalog/log-fields.js';
+import { parseTimestamp } from '../catalog/parse/time.js';
 import type { Turn } from './turns.js';
-import { parseTimestamp } from './windows.js';
-
-/** The fields of a conversation log line, as rag-gate names them. */
-export const LOG_FIELDS = ['session_id', 'timestamp', 'user_query', 'answer', 'refused', 'embedding'] as const;
-export type LogField = (typeof LOG_FIELDS)[number];
 
 /**
  * Other tools' names for the log's fields, read without a field map: OpenTelemetry's `session.id` and GenAI span

@@ -1,6 +1,7 @@
 /**
  * How alike two user queries are, for rephrase detection: the cosine of embeddings (core/stats/cosine.ts) when
- * there are any, else the lexical measure below.
+ * there are any, else the lexical measure below. The threshold of each is a setting's default
+ * (core/catalog/thresholds.ts).
  */
 
 /** Words that carry no topic in a support query; dropped before the n-grams are counted. */
@@ -56,17 +57,3 @@ export function lexicalSimilarity(a: string, b: string): number {
   for (const count of y.values()) normY += count * count;
   return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
 }
-
-/**
- * The lexical threshold: a pair at or above it is a rephrase. Calibrated on examples/monitor/paraphrase-pairs.jsonl
- * (171 labelled support-query pairs): the step of 0.05 with the highest F1; its precision and recall there are
- * pinned by test/core/monitor/similarity.test.ts and stated in the README.
- */
-export const LEXICAL_THRESHOLD = 0.6;
-
-/**
- * The embeddings threshold used when none is set: a cosine at or above it is a rephrase. Not calibrated here (no
- * embedding model is shipped); typical of paraphrases with OpenAI's text-embedding-3 models. Calibrate your own
- * with the pairs file and set `rephrase-similarity`.
- */
-export const EMBEDDING_THRESHOLD = 0.8;

@@ -1,4 +1,5 @@
-import { cohensKappa, type Agreement, KAPPA_FLOOR } from '../stats/kappa.js';
+import { cohensKappa, type Agreement } from '../stats/kappa.js';
+import { KAPPA_FLOOR } from '../catalog/thresholds.js';
 import { byKey } from '../code-unit-order.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import { type Decomposition, decompose } from './decomposition.js';

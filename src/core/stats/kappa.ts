@@ -1,9 +1,3 @@
-/**
- * Below this kappa a judge does not measure what the humans do: its metrics are noise, warned about, and may not
- * gate (a widely used threshold for judge–human agreement).
- */
-export const KAPPA_FLOOR = 0.6;
-
 /** Cohen's kappa with its parts, so a reader can see why it is low. */
 export interface Agreement {
   /** (observed − expected) / (1 − expected); null when expected = 1 (both raters gave every item one and the same label). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GateName } from '../../../src/core/catalog/gates.js';
-import { decideGate, parseFloor } from '../../../src/core/compare/gate.js';
-import type { CompareConfig, Coverage, Floor, PairedTest } from '../../../src/core/compare/types.js';
+import { type Floor, parseFloor } from '../../../src/core/catalog/parse/floor.js';
+import { decideGate } from '../../../src/core/compare/gate.js';
+import type { CompareConfig, Coverage, PairedTest } from '../../../src/core/compare/types.js';
 import type { RunSummary } from '../../../src/core/scoring/summary.js';
 
 describe('parseFloor', () => {

@@ -12,7 +12,7 @@ import {
   policyChanges,
   type SidePolicy,
 } from '../../../src/core/compare/policy.js';
-import { parseFloor } from '../../../src/core/compare/gate.js';
+import { parseFloor } from '../../../src/core/catalog/parse/floor.js';
 
 /** One side's settings from config-file texts over the defaults, as loadSettings makes them. */
 function side(values: Partial<Record<SettingName, string>> = {}): SidePolicy {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { monitorReport, type MonitorSettings } from '../../../src/core/monitor/monitor.js';
 import { lexicalSimilarity } from '../../../src/core/monitor/similarity.js';
 import { rephraseCandidates, type Turn } from '../../../src/core/monitor/turns.js';
-import { cutWindows, parseDuration, parseTimestamp } from '../../../src/core/monitor/windows.js';
+import { parseDuration, parseTimestamp } from '../../../src/core/catalog/parse/time.js';
+import { cutWindows } from '../../../src/core/monitor/windows.js';
 
 const DAY = 86_400_000;
 const MARCH_1 = Date.parse('2026-03-01T00:00:00Z');

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentWords, LEXICAL_THRESHOLD, lexicalSimilarity } from '../../../src/core/monitor/similarity.js';
+import { LEXICAL_THRESHOLD } from '../../../src/core/catalog/thresholds.js';
+import { contentWords, lexicalSimilarity } from '../../../src/core/monitor/similarity.js';
 import { ROOT } from '../../helpers/cli.js';
 
 interface LabelledPair {
