@@ -77,7 +77,7 @@ module.exports = {
     // to score, aggregate and test (score.ts, summary.ts, repeats.ts). That makes scoring the catalog's reader,
     // not its source: scoring imports the catalog, the catalog never imports scoring, and the functions the rows
     // hold live in src/core/measures/, below both. (The other way round would move the run summary, which most
-    // of the tree reads, out of scoring; the measures are read by the catalog alone, and by scoring's rankings.)
+    // of the tree reads, out of scoring; besides the catalog, few modules read the measures.)
     {
       name: 'catalog-below-scoring',
       comment: "Scoring applies the catalog's rows; a row names a measure (src/core/measures/), never scoring.",
