@@ -1,6 +1,6 @@
 import { SETTINGS, type SettingName, type SettingOrigin, type Settings, type SettingText, resolveSettings } from '../core/catalog/settings.js';
 import { SettingError } from '../core/errors.js';
-import { describeProblem } from '../render/settings-text.js';
+import { describeProblem, renderSettings } from '../render/settings-text.js';
 import { type ConfigLayers, readConfigFile } from '../sources/config-file.js';
 
 /** The settings of one run, each with where its value came from. */
@@ -21,6 +21,11 @@ export async function loadSettings(given: ReadonlyMap<SettingName, SettingText>)
   const tag = commentTag(given);
   const configText = given.get('config')?.text ?? SETTINGS.config.default;
   return resolveOver(given, await readConfigFile(configText.trim(), { required: given.has('config'), tag }));
+}
+
+/** The settings named, as a table of value and origin: --print-config, and the action's log. */
+export function settingsText(names: readonly SettingName[], resolved: ResolvedSettings): string {
+  return renderSettings(names, resolved.texts, resolved.origins);
 }
 
 /** The config file as the base branch has it: its bytes at the base commit, or null where it has none. */

@@ -1,9 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import type { SettingOrigin, Settings } from '../../core/catalog/settings.js';
 import { InputError } from '../../core/errors.js';
+import { resultFiles } from '../../pipeline/files.js';
 import type { BaselineProblem } from '../../render/baseline-problem.js';
 import { codeQuoted, inertText } from '../../render/untrusted.js';
+import type { EventInfo } from './event.js';
 import { apiFailure, type GitHubApi, httpStatus, type PullRequestRef, type WorkflowRun } from './github.js';
+import type { ActionRuntime } from './runtime.js';
 import { inflateEntry, type ZipEntry, zipEntries } from './zip.js';
 
 export interface RunRef {
@@ -287,4 +291,44 @@ export function invalidArtifactResults(baseline: BaselineFound, error: unknown):
       detail: new InputError(problems).message,
     },
   };
+}
+
+/** The base results: the `baseline` files when given, else the base branch's artifact, else why there are none. */
+export async function findBaseline(
+  runtime: ActionRuntime,
+  settings: Settings,
+  baselineOrigin: SettingOrigin,
+  context: {
+    api: GitHubApi;
+    pullRequest: PullRequestRef | null;
+    event: EventInfo;
+    /** owner/name */
+    repository: string;
+    headInputs: readonly string[];
+    reportDir: string;
+  },
+): Promise<Baseline> {
+  const { api, pullRequest, event, repository } = context;
+  if (settings.baseline !== undefined) {
+    return {
+      kind: 'found',
+      files: await resultFiles(settings.baseline, 'baseline', baselineOrigin),
+      sha: null,
+      description: codeQuoted(settings.baseline, 200),
+    };
+  }
+  if (pullRequest === null) return { kind: 'no-base-branch', reason: `a ${event.eventName || 'non-pull-request'} event has no base branch to compare with` };
+  return findArtifactBaseline({
+    api,
+    pullRequest,
+    producerRunId: event.producerRunId,
+    repository,
+    serverUrl: runtime.env.GITHUB_SERVER_URL || 'https://github.com',
+    artifactName: settings['baseline-artifact'],
+    maxAgeDays: settings['baseline-max-age-days'],
+    resultNames: context.headInputs.map((file) => basename(file)),
+    historyName: basename(settings.history),
+    directory: join(context.reportDir, 'baseline'),
+    now: runtime.now(),
+  });
 }

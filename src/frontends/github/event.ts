@@ -1,3 +1,5 @@
+import type { GitHubApi, PullRequestRef } from './github.js';
+
 /** What the action needs to know about the event that triggered it. */
 export interface EventInfo {
   readonly eventName: string;
@@ -54,4 +56,24 @@ export function readEvent(eventName: string, payload: unknown, runId: number): E
   const ref = String(body.ref ?? '');
   const pushedBranch = eventName === 'push' && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
   return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId, pushedBranch };
+}
+
+/** The pull request this run reports on: from the event, from a workflow_run's head, or from the `pr-number` input. */
+export async function resolvePullRequest(api: GitHubApi, event: EventInfo, prNumber: number | undefined): Promise<PullRequestRef | null> {
+  if (prNumber !== undefined) return api.getPullRequest(prNumber);
+  if (event.pullRequest !== null) {
+    if (event.eventName !== 'workflow_run') return event.pullRequest;
+    return api.getPullRequest(event.pullRequest.number);
+  }
+  if (event.workflowRunHead !== null) {
+    const { owner, branch, sha } = event.workflowRunHead;
+    return api.findPullRequest(owner, branch, sha);
+  }
+  return null;
+}
+
+/** This workflow run's page, from the variables the runner sets. */
+export function runUrl(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return undefined;
+  return `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
 }

@@ -1,12 +1,14 @@
 import { access } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { InputError } from '../../core/errors.js';
+import { InputError, SettingError } from '../../core/errors.js';
 import { appendRun, EMPTY_HISTORY, type History, historyEntry } from '../../core/history/history.js';
 import type { RunSummary } from '../../core/scoring/summary.js';
-import { type HistorySource, historyNote } from '../../render/history.js';
+import type { Settings } from '../../core/catalog/settings.js';
+import { type HistorySource, historyNote, historyWrittenNote } from '../../render/history.js';
 import { historyJson, parseHistory, readHistory } from '../../sources/history.js';
 import { writeFileAtomic } from '../../sources/write.js';
 import { type ArtifactHistory, type BaselineFound, historyInArtifact } from './baseline.js';
+import type { EventInfo } from './event.js';
 import { apiFailure, type GitHubApi, httpStatus } from './github.js';
 import type { ActionRuntime } from './runtime.js';
 import { zipEntries } from './zip.js';
@@ -156,4 +158,51 @@ export async function pullRequestHistory(runtime: ActionRuntime, file: string, b
     'pull-request',
   );
   return read.history;
+}
+
+/** The pushed commit, which the runner names in GITHUB_SHA: the history's entries are keyed by it. */
+function pushedCommit(env: ActionRuntime['env']): string {
+  const sha = env.GITHUB_SHA ?? '';
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha))
+    throw new Error(
+      `GITHUB_SHA is ${sha === '' ? 'not set' : `"${sha}", not a commit`}: a push run keys its history entry by the pushed commit, which the runner sets there`,
+    );
+  return sha;
+}
+
+/** The history travels in the baseline artifact beside the results, so it cannot share a results file's name. */
+export function checkHistoryName(history: string, results: readonly string[]): void {
+  if (results.some((file) => basename(file) === basename(history)))
+    throw new SettingError(`input "history": ${history} has the name of a results file; the baseline artifact holds both, so give the history another name`);
+}
+
+/** A push run's place in the history: the pushed commit, and the history it extends. */
+export interface Push {
+  readonly commit: string;
+  readonly previous: History;
+}
+
+/**
+ * On a push to a branch, the history this run extends: read before anything is judged or evaluated, so that a bad
+ * history file stops the run first. Null on any other event.
+ */
+export async function pushHistory(runtime: ActionRuntime, api: GitHubApi, settings: Settings, event: EventInfo, repository: string): Promise<Push | null> {
+  if (event.pushedBranch === null) return null;
+  return {
+    commit: pushedCommit(runtime.env),
+    previous: await previousHistory(runtime, settings.history, {
+      api,
+      branch: event.pushedBranch,
+      producerRunId: event.producerRunId,
+      repository,
+      artifactName: settings['baseline-artifact'],
+      now: runtime.now(),
+    }),
+  };
+}
+
+/** Adds this push run to the history and says where it was written. */
+export async function recordPush(runtime: ActionRuntime, push: Push, settings: Settings, head: RunSummary): Promise<void> {
+  const history = await recordRun(settings.history, push.previous, head, push.commit, runtime.now());
+  runtime.info(historyWrittenNote(settings.history, history.runs.length, settings['baseline-artifact']));
 }

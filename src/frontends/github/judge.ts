@@ -6,6 +6,7 @@ import { judgeFile } from '../../judge/run.js';
 import { createJudgeClient, judgeSettings } from '../../judge/setup.js';
 import { formatPacing } from '../../render/judge-report.js';
 import type { Settings } from '../../core/catalog/settings.js';
+import type { ActionRuntime } from './runtime.js';
 
 /** A share of records the judge may fail on before the run counts as broken (as `rag-gate judge`'s default). */
 const MAX_FAILURE_SHARE = 0.05;
@@ -53,4 +54,20 @@ export class ActionJudge {
     log(`judge: ${calls} calls, ${cacheHits} cache hits, ${rateLimited} rate limited (429); ${formatPacing(this.client.pacing)}`);
     for (const message of this.client.warnings) warn(message);
   }
+}
+
+/** The run's judge, when `judge` is openai: head and base judged into `reportDir`/judged, its report in the log. */
+export interface RunJudge {
+  /** The files to read for `side`: judged copies, or the files themselves without a judge. */
+  files(files: readonly string[], side: 'head' | 'base'): Promise<readonly string[]>;
+  report(): void;
+}
+
+export function runJudge(runtime: ActionRuntime, settings: Settings, reportDir: string): RunJudge {
+  const judge = settings.judge === 'openai' ? new ActionJudge(settings, runtime.env) : null;
+  const log = (message: string) => runtime.info(message);
+  return {
+    files: async (files, side) => (judge === null ? files : judge.judgeFiles(files, join(reportDir, 'judged', side), log)),
+    report: () => judge?.report(log, (message) => runtime.warning(`judge: ${message}`)),
+  };
 }
