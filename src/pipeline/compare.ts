@@ -12,6 +12,8 @@ import { readGoldenIds } from '../sources/golden.js';
 import { readHoldoutFile } from '../sources/holdout-file.js';
 import { firstReadOf, readEvidence, readOutcomes } from '../sources/outcomes.js';
 import { evidenceIds, withEvidence } from '../core/compare/evidence.js';
+import { evalJson } from '../render/eval-json.js';
+import { renderEvalText } from '../render/eval-text.js';
 import { ungatedText, unmeasuredText } from '../render/gate-words.js';
 import { readBothRuns } from '../sources/parallel.js';
 import { type GoldApproval, settleGold } from './gold.js';
@@ -55,6 +57,15 @@ export async function evaluateFiles(
   const [read, holdout] = await Promise.all([readOutcomes(files, config, options.onProgress), holdoutIds(options.holdout)]);
   const { outcomes, leftOut } = withoutQuestions(read.outcomes, holdout);
   return { summary: summarizeRun(outcomes, config), warnings: read.warnings, holdoutLeftOut: leftOut };
+}
+
+/** The report of `eval`: the text for the terminal and the JSON, naming the holdout questions left out when a holdout file was given. */
+export function evalReport(files: readonly string[], evaluation: Evaluation, config: EvalConfig, holdoutGiven: boolean): { text: string; json: string } {
+  const holdout = holdoutGiven ? evaluation.holdoutLeftOut : undefined;
+  return {
+    text: renderEvalText(files.join(', '), evaluation.summary, config, holdout),
+    json: `${JSON.stringify({ ...evalJson(evaluation.summary, config), ...(holdout === undefined ? {} : { holdoutLeftOut: holdout }) }, null, 2)}\n`,
+  };
 }
 
 /** Changed questions whose answers and documents are read for the reports: more than a comment can show. */

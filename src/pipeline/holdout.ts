@@ -5,7 +5,9 @@ import { type LedgerEntry, ledgerStatus, type LedgerStatus } from '../core/holdo
 import { drawSplit, holdoutFingerprint, type Split, type SplitSizes, splitSizes } from '../core/holdout/split.js';
 import type { EvalConfig } from '../core/scoring/score.js';
 import { readGoldenQuestions } from '../sources/golden.js';
-import { appendLedger, holdoutFileExists, readHoldoutFile, readLedger, writeHoldoutFile } from '../sources/holdout-file.js';
+import { holdoutJson, renderHoldoutMarkdown, renderHoldoutText, renderSplitText } from '../render/holdout.js';
+import { codeQuoted } from '../render/untrusted.js';
+import { appendLedger, holdoutFileExists, holdoutFileObject, readHoldoutFile, readLedger, writeHoldoutFile } from '../sources/holdout-file.js';
 import { readOutcomes } from '../sources/outcomes.js';
 
 /** Where `split` writes when no holdout file is named. */
@@ -69,6 +71,14 @@ export async function splitGoldenSet(settings: Settings, origins: Readonly<Recor
   return { file, split, sizes, kept, added: questions.length - kept, dropped: [...known].filter((id) => !golden.has(id)).length, rotated: rotate };
 }
 
+/** What `split` reports: the sizes per tag as text, or the holdout file's object as JSON. */
+export function splitReport(drawn: DrawnSplit): { text: string; json: string } {
+  return {
+    text: renderSplitText(drawn.file, drawn.sizes, { ...drawn, share: drawn.split.share }),
+    json: `${JSON.stringify(holdoutFileObject(drawn.split, drawn.sizes), null, 2)}\n`,
+  };
+}
+
 export interface HoldoutLook {
   readonly evaluation: HoldoutEvaluation;
   readonly ledger: LedgerStatus;
@@ -105,4 +115,18 @@ export async function evaluateHoldoutFiles(
   const ledger = ledgerStatus(entries, entry);
   await appendLedger(options.ledger, entries, entry);
   return { evaluation, ledger, entry, warnings: read.warnings };
+}
+
+/** What a release evaluation reports: text for the terminal or log, the JSON, and the Markdown of the job summary. */
+export function holdoutReport(files: readonly string[], look: HoldoutLook): { text: string; json: string; markdown: string } {
+  return {
+    text: renderHoldoutText(files.join(', '), look.evaluation, look.ledger),
+    json: `${JSON.stringify(holdoutJson(look), null, 2)}\n`,
+    markdown: renderHoldoutMarkdown(look.evaluation, look.ledger),
+  };
+}
+
+/** Where the ledger was written, and the artifact to upload it as. */
+export function ledgerWrittenText(file: string, artifact: string): string {
+  return `holdout ledger written: ${codeQuoted(file, 200)}; upload it as the artifact ${artifact}`;
 }

@@ -6,6 +6,8 @@ import { lexicalSimilarity } from '../core/monitor/similarity.js';
 import { type CandidatePair, rephraseCandidates } from '../core/monitor/turns.js';
 import { cosine } from '../core/stats/cosine.js';
 import { createJudgeClient, judgeSettings } from '../judge/setup.js';
+import { plural } from '../render/format.js';
+import { monitorIssueMarker, monitorIssueTitle, monitorJson, renderMonitorMarkdown, renderMonitorText } from '../render/monitor.js';
 import { type LogLocation, type ReadLogs, readLogs } from '../sources/logs.js';
 import { resultFiles } from './files.js';
 
@@ -101,4 +103,45 @@ export async function monitorLogs(
     rephrased: rephrasedTurns(pairs, similarities, threshold),
     withinMs: settings['rephrase-within'],
   };
+}
+
+/** What a monitor run reports: text for the terminal or log, the JSON, and the Markdown of the summary and the issue. */
+export interface MonitorOutput {
+  readonly text: string;
+  readonly json: string;
+  /** The job summary, or with the issue's marker the monitoring issue's body. */
+  markdown(options: { readonly marker?: string; readonly runUrl?: string }): string;
+  /** The monitoring issue's title: which rates rose. */
+  readonly title: string;
+  /** The hidden marker the monitoring issue of a comment tag starts with. */
+  issueMarker(tag: string): string;
+  /** Whether a rate of the current window rose significantly above its ceiling. */
+  readonly alert: boolean;
+}
+
+export function monitorOutput(run: MonitorRun, embeddingModel: string): MonitorOutput {
+  const { report } = run;
+  const words = {
+    measure: run.measure,
+    threshold: report.settings.threshold,
+    withinMs: run.withinMs,
+    ...(run.measure === 'openai' ? { model: embeddingModel } : {}),
+  };
+  return {
+    text: renderMonitorText(run.files, report, words),
+    json: `${JSON.stringify(monitorJson(run.files, report, words), null, 2)}\n`,
+    markdown: (options) => renderMonitorMarkdown(report, words, options),
+    title: monitorIssueTitle(report),
+    issueMarker: monitorIssueMarker,
+    alert: report.windows[report.current]!.alerts.length > 0,
+  };
+}
+
+/** What `monitor sample` says it wrote, and what to do with the file. */
+export function sampleWrittenText(run: MonitorRun, rows: readonly { readonly session_id: string }[], out: string): string {
+  const sessions = new Set(rows.map((row) => row.session_id)).size;
+  return (
+    `Wrote ${plural(sessions, 'conversation')} (${plural(rows.length, 'turn')}) of ${plural(run.report.sessions, 'conversation')} to ${out}.\n` +
+    'Fill in expected_answer (or set answerable to false), then promote the filled rows into the golden set (see "Production monitoring" in the README).\n'
+  );
 }

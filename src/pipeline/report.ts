@@ -77,8 +77,8 @@ export interface ReportRequest {
   readonly history?: () => Promise<History | null>;
 }
 
-/** A line said before the report: users' text (printed inert) or a warning. */
-export type Note = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'warning'; readonly text: string; readonly title?: string };
+/** A line for the log or terminal: our words (info), users' text (printed inert), or a warning. */
+export type Note = { readonly kind: 'info' | 'text'; readonly text: string } | { readonly kind: 'warning'; readonly text: string; readonly title?: string };
 
 /** The outputs a comparison gives; the front end adds where it wrote the files and what it posted. */
 export type ReportOutputs = Pick<OutputValues<'gate'>, 'verdict' | 'p-value' | 'fixed' | 'broken' | 'regressions' | 'baseline-found' | 'baseline-sha'>;

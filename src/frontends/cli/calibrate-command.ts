@@ -3,7 +3,7 @@ import { writeFileAtomic } from '../../sources/write.js';
 import { calibrate } from '../../judge/calibration.js';
 import { SETTINGS } from '../../core/catalog/settings.js';
 import { readLabels } from '../../judge/labels.js';
-import { renderCalibration } from '../../render/judge-report.js';
+import { calibrationText } from '../../pipeline/judge.js';
 import type { CommandContext } from './context.js';
 import { kappaFloorOption } from './options.js';
 import { EXIT } from './exit.js';
@@ -57,7 +57,7 @@ export function calibrateCommand(context: CommandContext, setExitCode: (code: nu
             )}\n`,
           );
         } else {
-          context.stdout(renderCalibration(result, client.stats, options.kappaFloor));
+          context.stdout(calibrationText(client, result, options.kappaFloor));
         }
         if (incomplete) {
           context.stderr(

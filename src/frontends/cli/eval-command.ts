@@ -1,12 +1,9 @@
 import { Command } from 'commander';
 import { cliSettings } from '../../core/catalog/settings.js';
 import { SettingError } from '../../core/errors.js';
-import { evaluateFiles, evaluationConfig } from '../../pipeline/compare.js';
+import { evaluateFiles, evaluationConfig, evalReport } from '../../pipeline/compare.js';
 import { resultFiles } from '../../pipeline/files.js';
-import { loadSettings } from '../../pipeline/settings.js';
-import { evalJson } from '../../render/eval-json.js';
-import { renderEvalText } from '../../render/eval-text.js';
-import { renderSettings } from '../../render/settings-text.js';
+import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import type { CommandContext } from './context.js';
 import { addSettingOptions, givenSettings } from './options.js';
 import { readingProgress } from './progress.js';
@@ -18,9 +15,10 @@ export function evalCommand(context: CommandContext): Command {
   return addSettingOptions(command, 'eval')
     .option('--json', 'print one JSON object on stdout instead of the report')
     .action(async (options: { json?: boolean; printConfig?: boolean }) => {
-      const { settings, texts, origins } = await loadSettings(givenSettings(command, 'eval'));
+      const resolved = await loadSettings(givenSettings(command, 'eval'));
+      const { settings, origins } = resolved;
       if (options.printConfig) {
-        context.stdout(renderSettings(cliSettings('eval'), texts, origins));
+        context.stdout(settingsText(cliSettings('eval'), resolved));
         return;
       }
       if (settings.results === undefined)
@@ -28,15 +26,9 @@ export function evalCommand(context: CommandContext): Command {
       const files = await resultFiles(settings.results, 'results', origins.results);
       const config = evaluationConfig(settings);
       const progress = readingProgress(context);
-      const { summary, warnings, holdoutLeftOut } = await evaluateFiles(files, config, { onProgress: progress.reporter(), holdout: settings.holdout }).finally(
-        progress.end,
-      );
-      for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
-      const holdout = settings.holdout === undefined ? undefined : holdoutLeftOut;
-      context.stdout(
-        options.json
-          ? `${JSON.stringify({ ...evalJson(summary, config), ...(holdout === undefined ? {} : { holdoutLeftOut: holdout }) }, null, 2)}\n`
-          : renderEvalText(files.join(', '), summary, config, holdout),
-      );
+      const evaluation = await evaluateFiles(files, config, { onProgress: progress.reporter(), holdout: settings.holdout }).finally(progress.end);
+      for (const warning of evaluation.warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
+      const report = evalReport(files, evaluation, config, settings.holdout !== undefined);
+      context.stdout(options.json ? report.json : report.text);
     });
 }

@@ -3,10 +3,8 @@ import { cliSettings } from '../../core/catalog/settings.js';
 import { SettingError } from '../../core/errors.js';
 import { evaluationConfig } from '../../pipeline/compare.js';
 import { resultFiles } from '../../pipeline/files.js';
-import { evaluateHoldoutFiles } from '../../pipeline/holdout.js';
-import { loadSettings } from '../../pipeline/settings.js';
-import { holdoutJson, renderHoldoutText } from '../../render/holdout.js';
-import { renderSettings } from '../../render/settings-text.js';
+import { evaluateHoldoutFiles, holdoutReport } from '../../pipeline/holdout.js';
+import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import type { CommandContext } from './context.js';
 import { addSettingOptions, givenSettings } from './options.js';
 
@@ -19,9 +17,10 @@ export function holdoutCommand(context: CommandContext): Command {
     .option('--by <who>', 'who or what looked, for the ledger (default: the workflow run, or $USER)')
     .option('--json', 'print one JSON object on stdout instead of the report')
     .action(async (options: { json?: boolean; commit?: string; by?: string; printConfig?: boolean }) => {
-      const { settings, texts, origins } = await loadSettings(givenSettings(command, 'holdout'));
+      const resolved = await loadSettings(givenSettings(command, 'holdout'));
+      const { settings, origins } = resolved;
       if (options.printConfig) {
-        context.stdout(renderSettings(cliSettings('holdout'), texts, origins));
+        context.stdout(settingsText(cliSettings('holdout'), resolved));
         return;
       }
       if (settings.results === undefined)
@@ -40,6 +39,7 @@ export function holdoutCommand(context: CommandContext): Command {
         now: new Date(),
       });
       for (const warning of look.warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
-      context.stdout(options.json ? `${JSON.stringify(holdoutJson(look), null, 2)}\n` : renderHoldoutText(files.join(', '), look.evaluation, look.ledger));
+      const report = holdoutReport(files, look);
+      context.stdout(options.json ? report.json : report.text);
     });
 }

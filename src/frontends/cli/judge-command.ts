@@ -7,7 +7,7 @@ import { DEFAULT_EMBEDDING_MODEL, type JudgeClient } from '../../judge/client.js
 import { JudgeSetupError } from '../../judge/errors.js';
 import { JUDGE_METRICS, type JudgeMetric } from '../../judge/metrics.js';
 import { PROMPT_VERSIONS } from '../../judge/prompts.js';
-import { renderJudgeSummary } from '../../render/judge-report.js';
+import { judgedFileText } from '../../pipeline/judge.js';
 import { JUDGE_ERRORS_FIELD, judgeFile } from '../../judge/run.js';
 import { createJudgeClient } from '../../judge/setup.js';
 import type { CommandContext } from './context.js';
@@ -155,7 +155,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
         }).finally(progress.end);
         const warnings = [...result.readWarnings, ...client.warnings];
         for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
-        context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare, client.pacing));
+        context.stderr(judgedFileText(client, result, options.out, options.maxFailureShare));
         const failed = result.failureShare > options.maxFailureShare;
         if (options.json) {
           context.stdout(

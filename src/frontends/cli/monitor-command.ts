@@ -2,20 +2,13 @@ import { Command, Option } from 'commander';
 import { cliSettings } from '../../core/catalog/settings.js';
 import { sampleConversations } from '../../core/monitor/sample.js';
 import { DEFAULT_SEED } from '../../core/stats/random.js';
-import { monitorLogs, type MonitorRun } from '../../pipeline/monitor.js';
-import { loadSettings } from '../../pipeline/settings.js';
-import { monitorJson, renderMonitorText, type SimilarityWords } from '../../render/monitor.js';
-import { renderSettings } from '../../render/settings-text.js';
+import { monitorLogs, monitorOutput, sampleWrittenText } from '../../pipeline/monitor.js';
+import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import { writeFileAtomic } from '../../sources/write.js';
 import type { CommandContext } from './context.js';
 import { EXIT } from './exit.js';
 import { argParser, addSettingOptions, givenSettings } from './options.js';
 import { SettingError } from '../../core/errors.js';
-import { plural } from '../../render/format.js';
-
-export function similarityWords(run: MonitorRun, model: string): SimilarityWords {
-  return { measure: run.measure, threshold: run.report.settings.threshold, withinMs: run.withinMs, ...(run.measure === 'openai' ? { model } : {}) };
-}
 
 const sampleSize = argParser((text: string) => {
   const n = Number(text);
@@ -33,19 +26,16 @@ function sampleCommand(context: CommandContext): Command {
     .option('--seed <seed>', 'the seed of the draw: the same logs and seed give the same sample', DEFAULT_SEED)
     .requiredOption('--out <file>', 'the labelling file to write (JSON Lines, one row per user turn)')
     .action(async (options: { n: number; seed: string; out: string; printConfig?: boolean }) => {
-      const { settings, texts, origins } = await loadSettings(givenSettings(command, 'monitor'));
+      const resolved = await loadSettings(givenSettings(command, 'monitor'));
+      const { settings, origins } = resolved;
       if (options.printConfig) {
-        context.stdout(renderSettings(cliSettings('monitor'), texts, origins));
+        context.stdout(settingsText(cliSettings('monitor'), resolved));
         return;
       }
       const run = await monitorLogs(settings, origins, process.env);
       const rows = sampleConversations(run.read.turns, run.rephrased, options.n, options.seed);
       await writeFileAtomic(options.out, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
-      const sessions = new Set(rows.map((row) => row.session_id)).size;
-      context.stdout(
-        `Wrote ${plural(sessions, 'conversation')} (${plural(rows.length, 'turn')}) of ${plural(run.report.sessions, 'conversation')} to ${options.out}.\n` +
-          'Fill in expected_answer (or set answerable to false), then promote the filled rows into the golden set (see "Production monitoring" in the README).\n',
-      );
+      context.stdout(sampleWrittenText(run, rows, options.out));
     });
 }
 
@@ -59,16 +49,15 @@ export function monitorCommand(context: CommandContext, setExitCode: (code: numb
     .option('--json', 'print one JSON object: each window with its rephraseRate and refusalRate (value, interval, counts), the tests, and the alerts')
     .addCommand(sampleCommand(context))
     .action(async (options: { json?: boolean; printConfig?: boolean }) => {
-      const { settings, texts, origins } = await loadSettings(givenSettings(command, 'monitor'));
+      const resolved = await loadSettings(givenSettings(command, 'monitor'));
+      const { settings, origins } = resolved;
       if (options.printConfig) {
-        context.stdout(renderSettings(cliSettings('monitor'), texts, origins));
+        context.stdout(settingsText(cliSettings('monitor'), resolved));
         return;
       }
       const run = await monitorLogs(settings, origins, process.env);
-      const words = similarityWords(run, settings['embedding-model']);
-      context.stdout(
-        options.json ? `${JSON.stringify(monitorJson(run.files, run.report, words), null, 2)}\n` : renderMonitorText(run.files, run.report, words),
-      );
-      if (run.report.windows[run.report.current]!.alerts.length > 0) setExitCode(EXIT.gateFailed);
+      const output = monitorOutput(run, settings['embedding-model']);
+      context.stdout(options.json ? output.json : output.text);
+      if (output.alert) setExitCode(EXIT.gateFailed);
     });
 }

@@ -1,11 +1,8 @@
 import { Command, Option } from 'commander';
 import { SETTINGS } from '../../core/catalog/settings.js';
-import { readBoth } from '../../core/errors.js';
-import { readQrelsTable, readRunTable } from '../../sources/trec.js';
 import { defaultRetrievalMetrics, type RetrievalMetric } from '../../core/catalog/retrieval-metrics.js';
-import { evaluateTrecTables } from '../../core/scoring/trec-eval.js';
 import { SettingError } from '../../core/errors.js';
-import { renderTrecText } from '../../render/trec-text.js';
+import { trecReport } from '../../pipeline/trec.js';
 import type { CommandContext } from './context.js';
 import { readingProgress } from './progress.js';
 import { addParsedSettingOptions, argParser, cutoffsOption, metricsOption } from './options.js';
@@ -63,15 +60,14 @@ export function trecCommand(context: CommandContext): Command {
   return addParsedSettingOptions(command, 'trec').action(async (options: TrecOptions) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
     const progress = readingProgress(context);
-    const [qrels, run] = await readBoth(readQrelsTable(options.qrels, progress.reporter()), readRunTable(options.run, progress.reporter())).finally(
-      progress.end,
-    );
-    const evaluation = evaluateTrecTables(qrels, run, metrics, {
+    const report = await trecReport({ qrels: options.qrels, run: options.run }, metrics, {
       judging: { relevanceLevel: options.relevanceLevel, ndcgGains: options.ndcgGains },
       maxRetrieved: options.maxRetrieved,
       judgedOnly: options.judgedOnly === true,
       averageOver: options.averageOver,
-    });
-    context.stdout(options.json ? `${JSON.stringify(evaluation)}\n` : renderTrecText(evaluation, metrics, options.perQuery === true, options.averageOver));
+      perQuery: options.perQuery === true,
+      onProgress: progress.reporter,
+    }).finally(progress.end);
+    context.stdout(options.json ? report.json : report.text);
   });
 }

@@ -3,8 +3,14 @@ import { basename, join } from 'node:path';
 import type { SettingOrigin, Settings } from '../../core/catalog/settings.js';
 import { InputError } from '../../core/errors.js';
 import { resultFiles } from '../../pipeline/files.js';
-import type { BaselineProblem } from '../../render/baseline-problem.js';
-import { codeQuoted, inertText } from '../../render/untrusted.js';
+import {
+  artifactBaseDescription,
+  type BaselineProblem,
+  givenBaseDescription,
+  heldFilesText,
+  noArtifactReason,
+  noPushRunReason,
+} from '../../pipeline/baseline-words.js';
 import type { EventInfo } from './event.js';
 import { apiFailure, type GitHubApi, httpStatus, type PullRequestRef, type WorkflowRun } from './github.js';
 import type { ActionRuntime } from './runtime.js';
@@ -14,9 +20,6 @@ export interface RunRef {
   readonly id: number;
   readonly url: string;
 }
-
-/** Longest branch or artifact name shown; a branch name comes from whoever pushed it. */
-const BRANCH_MAX = 100;
 
 /** Where the base results came from, for the comment and the `baseline-sha` output. */
 export interface BaselineFound {
@@ -88,10 +91,6 @@ const RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
 /** The most an artifact's results files may inflate to: an artifact is untrusted, and a zip bomb must not sink the job. */
 const MAX_INFLATED_BYTES = 2 * 1024 ** 3;
 
-/** Files named when an artifact holds no results file, each name cut past ENTRY_NAME_MAX code points: a zip can list thousands, each up to 64 KiB long. */
-const ENTRIES_NAMED = 20;
-const ENTRY_NAME_MAX = 200;
-
 /** A history of at most 100 runs is far smaller; past this it is not a history. */
 const MAX_HISTORY_BYTES = 64 * 1024 ** 2;
 
@@ -108,13 +107,6 @@ export function historyInArtifact(zip: Uint8Array, entries: readonly ZipEntry[],
   } catch (error) {
     return { entry: entry.name, problem: errorMessage(error) };
   }
-}
-
-function age(createdAt: string, now: Date): string {
-  const hours = Math.max(0, (now.getTime() - Date.parse(createdAt)) / 3_600_000);
-  if (hours < 1) return 'less than an hour old';
-  if (hours < 48) return `${Math.round(hours)} hour${Math.round(hours) === 1 ? '' : 's'} old`;
-  return `${Math.round(hours / 24)} days old`;
 }
 
 /** A step of the lookup failed: the lookup is broken, not merely without a result. */
@@ -170,14 +162,6 @@ async function extractResults(
   return { files, history: historyInArtifact(zip, all, names.history), held };
 }
 
-/** The files an artifact holds, one a line, named inert and bounded: what was uploaded instead of results. */
-function heldFiles(names: readonly string[]): string {
-  if (names.length === 0) return 'no file at all';
-  const more = names.length - ENTRIES_NAMED;
-  const listed = names.slice(0, ENTRIES_NAMED).map((name) => inertText(name, ENTRY_NAME_MAX));
-  return [...listed, ...(more > 0 ? [`… and ${more} more file${more === 1 ? '' : 's'}`] : [])].join('\n');
-}
-
 function orderCandidates(runs: readonly WorkflowRun[], mergeBase: string | null): WorkflowRun[] {
   const newestFirst = [...runs].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
   if (mergeBase === null) return newestFirst;
@@ -227,7 +211,7 @@ async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineA
   if (runs.length === 0) {
     return {
       kind: 'absent',
-      reason: `no successful push run of this workflow on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} in the last ${search.maxAgeDays} days`,
+      reason: noPushRunReason(pullRequest.baseRef, search.maxAgeDays),
     };
   }
   // Only a preference among the runs: without it the newest run serves.
@@ -251,19 +235,18 @@ async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineA
     const { files: entries, history } = unpacked;
     // The base branch uploads its results under this name: without them, something is wrong with its workflow, and
     // an older run's results would be compared in silence.
-    if (entries.size === 0) throw new LookupBroken({ ...problemAt('unpack', runRef), kind: 'no-results-file', detail: heldFiles(unpacked.held) });
-    const where = run.headSha === mergeBase ? ' (the merge-base)' : '';
+    if (entries.size === 0) throw new LookupBroken({ ...problemAt('unpack', runRef), kind: 'no-results-file', detail: heldFilesText(unpacked.held) });
     return {
       kind: 'found',
       files: [...entries.keys()],
       sha: run.headSha,
-      description: `${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} at ${codeQuoted(run.headSha.slice(0, 7), 7)}${where}, results from run ${run.runNumber}, ${age(run.createdAt, search.now)}`,
+      description: artifactBaseDescription(pullRequest.baseRef, run, run.headSha === mergeBase, search.now),
       artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries, history },
     };
   }
   return {
     kind: 'absent',
-    reason: `no recent push run on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} has an unexpired artifact ${codeQuoted(search.artifactName, BRANCH_MAX)} (first run, or the artifact expired)`,
+    reason: noArtifactReason(pullRequest.baseRef, search.artifactName),
   };
 }
 
@@ -314,7 +297,7 @@ export async function findBaseline(
       kind: 'found',
       files: await resultFiles(settings.baseline, 'baseline', baselineOrigin),
       sha: null,
-      description: codeQuoted(settings.baseline, 200),
+      description: givenBaseDescription(settings.baseline),
     };
   }
   if (pullRequest === null) return { kind: 'no-base-branch', reason: `a ${event.eventName || 'non-pull-request'} event has no base branch to compare with` };

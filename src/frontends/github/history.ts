@@ -4,12 +4,13 @@ import { InputError, SettingError } from '../../core/errors.js';
 import { appendRun, EMPTY_HISTORY, type History, historyEntry } from '../../core/history/history.js';
 import type { RunSummary } from '../../core/scoring/summary.js';
 import type { Settings } from '../../core/catalog/settings.js';
-import { type HistorySource, historyNote, historyWrittenNote } from '../../render/history.js';
+import { type HistorySource, historySourceNote, historyWrittenText } from '../../pipeline/history.js';
 import { historyJson, parseHistory, readHistory } from '../../sources/history.js';
 import { writeFileAtomic } from '../../sources/write.js';
 import { type ArtifactHistory, type BaselineFound, historyInArtifact } from './baseline.js';
 import type { EventInfo } from './event.js';
 import { apiFailure, type GitHubApi, httpStatus } from './github.js';
+import { logNote } from './publish.js';
 import type { ActionRuntime } from './runtime.js';
 import { zipEntries } from './zip.js';
 
@@ -37,9 +38,7 @@ async function exists(file: string): Promise<boolean> {
 }
 
 function note(runtime: ActionRuntime, source: HistorySource, on: 'push' | 'pull-request'): void {
-  const { warning, title, text } = historyNote(source, on);
-  if (warning) runtime.warning(text, title);
-  else runtime.info(text);
+  logNote(runtime, historySourceNote(source, on));
 }
 
 /** The history of an artifact's entry, or why it cannot be read (not UTF-8, not JSON, not a history). */
@@ -204,5 +203,5 @@ export async function pushHistory(runtime: ActionRuntime, api: GitHubApi, settin
 /** Adds this push run to the history and says where it was written. */
 export async function recordPush(runtime: ActionRuntime, push: Push, settings: Settings, head: RunSummary): Promise<void> {
   const history = await recordRun(settings.history, push.previous, head, push.commit, runtime.now());
-  runtime.info(historyWrittenNote(settings.history, history.runs.length, settings['baseline-artifact']));
+  runtime.info(historyWrittenText(settings.history, history.runs.length, settings['baseline-artifact']));
 }

@@ -4,7 +4,7 @@ import type { JudgeClient } from '../../judge/client.js';
 import { JUDGE_METRICS } from '../../judge/metrics.js';
 import { judgeFile } from '../../judge/run.js';
 import { createJudgeClient, judgeSettings } from '../../judge/setup.js';
-import { formatPacing } from '../../render/judge-report.js';
+import { judgeUsageLine } from '../../pipeline/judge.js';
 import type { Settings } from '../../core/catalog/settings.js';
 import type { ActionRuntime } from './runtime.js';
 
@@ -50,8 +50,7 @@ export class ActionJudge {
 
   /** The run's calls and cache hits, and what the client warned about (a JSON-mode fallback, an unwritable cache). */
   report(log: (message: string) => void, warn: (message: string) => void): void {
-    const { calls, cacheHits, rateLimited } = this.client.stats;
-    log(`judge: ${calls} calls, ${cacheHits} cache hits, ${rateLimited} rate limited (429); ${formatPacing(this.client.pacing)}`);
+    log(judgeUsageLine(this.client));
     for (const message of this.client.warnings) warn(message);
   }
 }

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SettingName, SettingOrigin, Settings } from '../../core/catalog/settings.js';
 import type { MonitorReport } from '../../core/monitor/monitor.js';
-import { monitorLogs } from '../../pipeline/monitor.js';
-import { monitorIssueMarker, monitorIssueTitle, monitorJson, renderMonitorMarkdown, renderMonitorText, type SimilarityWords } from '../../render/monitor.js';
+import { monitorLogs, monitorOutput, type MonitorOutput } from '../../pipeline/monitor.js';
 import { isOwnComment } from './comment.js';
 import { apiFailure, type GitHubApi } from './github.js';
 import { setOutputs } from './outputs.js';
@@ -27,22 +26,23 @@ async function keepIssue(
   api: GitHubApi,
   settings: Settings,
   report: MonitorReport,
+  output: MonitorOutput,
   body: (marker: string) => string,
   when: string,
 ): Promise<{ action: IssueAction; url: string | null }> {
-  const marker = monitorIssueMarker(settings['comment-tag']);
+  const marker = output.issueMarker(settings['comment-tag']);
   const label = settings['monitor-issue-label'];
   const login = await api.authenticatedLogin();
   const existing = (await api.listOpenIssues(label)).find((issue) => isOwnComment(issue, marker, login));
-  const alert = report.windows[report.current]!.alerts.length > 0;
+  const alert = output.alert;
   const elevated = Object.values(report.status).some((status) => status !== 'ok');
   if (existing === undefined) {
     if (!alert) return { action: 'none', url: null };
-    const created = await api.createIssue(monitorIssueTitle(report), body(marker), [label]);
+    const created = await api.createIssue(output.title, body(marker), [label]);
     return { action: 'opened', url: created.url };
   }
   if (alert || elevated) {
-    const updated = await api.updateIssue(existing.number, { title: monitorIssueTitle(report), body: body(marker) });
+    const updated = await api.updateIssue(existing.number, { title: output.title, body: body(marker) });
     await api.createComment(
       existing.number,
       alert
@@ -71,26 +71,21 @@ export async function runMonitor(
   const env = runtime.env;
   const run = await monitorLogs(settings, origins, env);
   const report = run.report;
-  const words: SimilarityWords = {
-    measure: run.measure,
-    threshold: report.settings.threshold,
-    withinMs: run.withinMs,
-    ...(run.measure === 'openai' ? { model: settings['embedding-model'] } : {}),
-  };
+  const output = monitorOutput(run, settings['embedding-model']);
   const reportDir = join(env.RUNNER_TEMP || tmpdir(), 'rag-gate', settings['comment-tag']);
   await mkdir(reportDir, { recursive: true });
   const jsonFile = join(reportDir, 'report.json');
   const markdownFile = join(reportDir, 'monitor.md');
-  const markdown = renderMonitorMarkdown(report, words, { runUrl });
-  await runtime.writeReport(jsonFile, `${JSON.stringify(monitorJson(run.files, report, words), null, 2)}\n`);
+  const markdown = output.markdown({ runUrl });
+  await runtime.writeReport(jsonFile, output.json);
   await runtime.writeReport(markdownFile, markdown);
-  runtime.info(renderMonitorText(run.files, report, words));
+  runtime.info(output.text);
   await runtime.writeSummary(markdown).catch((error: unknown) => runtime.warning(`could not write the job summary: ${errorMessage(error)}`));
 
-  const alert = report.windows[report.current]!.alerts.length > 0;
+  const alert = output.alert;
   let issue: { action: IssueAction; url: string | null } = { action: 'none', url: null };
   try {
-    issue = await keepIssue(api, settings, report, (marker) => renderMonitorMarkdown(report, words, { marker, runUrl }), runUrl ?? runtime.now().toISOString());
+    issue = await keepIssue(api, settings, report, output, (marker) => output.markdown({ marker, runUrl }), runUrl ?? runtime.now().toISOString());
     if (issue.url !== null) runtime.info(`monitoring issue ${issue.action}: ${issue.url}`);
   } catch (error) {
     const why = apiFailure(error).kind === 'forbidden' ? ISSUES_PERMISSION_HINT : `the GitHub API failed (${errorMessage(error)})`;
@@ -98,7 +93,7 @@ export async function runMonitor(
     if (alert) runtime.setFailed(`rag-gate: an alert fired but the monitoring issue could not be written: ${why}`);
     else runtime.warning(`rag-gate could not keep the monitoring issue: ${why}`, 'rag-gate: monitoring issue not updated');
   }
-  if (alert) runtime.warning(`${monitorIssueTitle(report)}: see the job summary${issue.url === null ? '' : ` and ${issue.url}`}`, 'rag-gate: monitoring alert');
+  if (alert) runtime.warning(`${output.title}: see the job summary${issue.url === null ? '' : ` and ${issue.url}`}`, 'rag-gate: monitoring alert');
   setOutputs(runtime, 'monitor', {
     verdict: 'neutral',
     'report-json': jsonFile,

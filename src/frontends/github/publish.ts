@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Settings } from '../../core/catalog/settings.js';
-import type { Report, ReportPlace } from '../../pipeline/report.js';
+import type { Note, Report, ReportPlace } from '../../pipeline/report.js';
 import { commentMarker, type CommentResult, upsertComment } from './comment.js';
 import { type EventInfo, runUrl } from './event.js';
 import { type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
@@ -24,12 +24,16 @@ export function logUntrusted(runtime: ActionRuntime, text: string): void {
   runtime.info(`::${token}::`);
 }
 
+/** A note in the job log: a warning, our own line, or users' text with workflow commands off. */
+export function logNote(runtime: ActionRuntime, note: Note): void {
+  if (note.kind === 'warning') runtime.warning(note.text, note.title);
+  else if (note.kind === 'info') runtime.info(note.text);
+  else logUntrusted(runtime, note.text);
+}
+
 /** The report's notes, then the report itself, in the job log. */
 export function logReport(runtime: ActionRuntime, report: Report): void {
-  for (const note of report.notes) {
-    if (note.kind === 'warning') runtime.warning(note.text, note.title);
-    else logUntrusted(runtime, note.text);
-  }
+  for (const note of report.notes) logNote(runtime, note);
   logUntrusted(runtime, report.text);
 }
 

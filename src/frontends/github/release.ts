@@ -5,9 +5,7 @@ import type { Settings, SettingName, SettingOrigin } from '../../core/catalog/se
 import { SettingError } from '../../core/errors.js';
 import { evaluationConfig } from '../../pipeline/compare.js';
 import { resultFiles } from '../../pipeline/files.js';
-import { evaluateHoldoutFiles } from '../../pipeline/holdout.js';
-import { holdoutJson, renderHoldoutMarkdown, renderHoldoutText } from '../../render/holdout.js';
-import { codeQuoted } from '../../render/untrusted.js';
+import { evaluateHoldoutFiles, holdoutReport, ledgerWrittenText } from '../../pipeline/holdout.js';
 import { holdoutFileExists } from '../../sources/holdout-file.js';
 import type { GitHubApi } from './github.js';
 import { setOutputs } from './outputs.js';
@@ -95,11 +93,11 @@ export async function runRelease(
   await mkdir(reportDir, { recursive: true });
   const jsonFile = join(reportDir, 'report.json');
   const markdownFile = join(reportDir, 'holdout.md');
-  const markdown = renderHoldoutMarkdown(look.evaluation, look.ledger);
-  await runtime.writeReport(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}\n`);
-  await runtime.writeReport(markdownFile, markdown);
-  runtime.info(renderHoldoutText(files.join(', '), look.evaluation, look.ledger));
-  await runtime.writeSummary(markdown).catch((error: unknown) => runtime.warning(`could not write the job summary: ${errorMessage(error)}`));
+  const report = holdoutReport(files, look);
+  await runtime.writeReport(jsonFile, report.json);
+  await runtime.writeReport(markdownFile, report.markdown);
+  runtime.info(report.text);
+  await runtime.writeSummary(report.markdown).catch((error: unknown) => runtime.warning(`could not write the job summary: ${errorMessage(error)}`));
   if (!look.ledger.clean)
     runtime.warning(
       `the holdout has been looked at ${look.ledger.looks} times since it was drawn (this commit and ${look.ledger.earlier.length} earlier looks): it is no longer a clean holdout. Draw a new one with rag-gate split --rotate.`,
@@ -107,7 +105,7 @@ export async function runRelease(
     );
   if (look.evaluation.reading?.kind === 'overfit')
     runtime.warning('the holdout is more than 8 points below the development questions: see the job summary', 'rag-gate: fitted to the development set');
-  runtime.info(`holdout ledger written: ${codeQuoted(settings['holdout-ledger'], 200)}; upload it as the artifact ${settings['holdout-ledger-artifact']}`);
+  runtime.info(ledgerWrittenText(settings['holdout-ledger'], settings['holdout-ledger-artifact']));
   const headline = look.evaluation.headline;
   setOutputs(runtime, 'release', {
     verdict: 'neutral',
