@@ -1,6 +1,7 @@
 /**
- * The dependency rule (README, "Architecture"): frontends → pipeline → {render, sources, judge} → core, and core
- * imports nothing outside core: no file, network or process. `npm run lint` runs it; a test plants a violation.
+ * The dependency rule (README, "Architecture"): frontends → pipeline → {render, sources, judge} → core, front ends
+ * reach render only through the pipeline, and core imports nothing outside core: no file, network or process.
+ * `npm run lint` runs it; a test plants a violation.
  */
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -52,6 +53,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/pipeline/' },
       to: { path: '^src/frontends/' },
+    },
+    {
+      name: 'frontends-publish-pipeline-words',
+      comment:
+        'A front end publishes what the pipeline composed (the report of src/pipeline/report.ts, the modes’ reports and notes) and composes no words itself, so a second CI front end has nothing to copy.',
+      severity: 'error',
+      from: { path: '^src/frontends/' },
+      to: { path: '^src/render/' },
     },
     {
       name: 'no-frontend-to-frontend',

@@ -62,6 +62,13 @@ describe('the dependency rule', () => {
     expect(found).toContain('no-frontend-to-frontend: src/frontends/cli/planted.ts → src/frontends/github/run.ts');
   });
 
+  it('fails on a front end importing a renderer instead of publishing the pipeline’s report', async () => {
+    const dir = treeWith({
+      'src/frontends/github/planted.ts': "import { renderComment } from '../../render/markdown.js';\nexport const planted = renderComment;\n",
+    });
+    expect(await violations(dir)).toContain('frontends-publish-pipeline-words: src/frontends/github/planted.ts → src/render/markdown.ts');
+  });
+
   it('fails on a cycle', async () => {
     const dir = treeWith({
       'src/core/planted-a.ts': "import { b } from './planted-b.js';\nexport const a = () => b;\n",
