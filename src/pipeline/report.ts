@@ -167,10 +167,14 @@ const gateChangesJson = (gateChanges: GateChangesView | undefined) =>
 
 const jsonText = (report: object) => `${JSON.stringify(report, null, 2)}\n`;
 
-/** The summary: the longer render when it fits the budget in bytes, else the comment. */
-function withinBudget(summary: () => string, comment: () => string, maxBytes: number | undefined): string {
+/**
+ * The job summary: a render capped at half the budget in UTF-16 code units (a code unit takes up to three bytes
+ * in UTF-8, so the cap alone cannot promise the bytes), kept when its bytes fit, else the comment; without a
+ * budget, the comment.
+ */
+function withinBudget(render: (maxLength: number) => string, comment: () => string, maxBytes: number | undefined): string {
   if (maxBytes === undefined) return comment();
-  const text = summary();
+  const text = render(maxBytes / 2);
   return Buffer.byteLength(text) <= maxBytes ? text : comment();
 }
 
@@ -191,7 +195,8 @@ function hasNews(comparison: Comparison): boolean {
 }
 
 function comparedReport(request: ReportRequest, base: FoundBase, compared: ComparisonRun, history: History | null | undefined): Report {
-  const { settings, config, held, place } = request;
+  const { settings, config, held } = request;
+  const { summaryMaxBytes, ...place } = request.place;
   const gateChanges = gateChangesOf(held);
   const run = { ...compared, comparison: withPolicyVerdict(compared.comparison, held?.view.changes ?? [], held === null || held.approved) };
   const { comparison } = run;
@@ -231,8 +236,7 @@ function comparedReport(request: ReportRequest, base: FoundBase, compared: Compa
       return comment();
     },
     get summary() {
-      const summary = () => renderComment(comparison, { ...options, maxLength: (place.summaryMaxBytes ?? 0) / 2 });
-      return withinBudget(summary, comment, place.summaryMaxBytes);
+      return withinBudget((maxLength) => renderComment(comparison, { ...options, maxLength }), comment, summaryMaxBytes);
     },
     get json() {
       return jsonText({ ...comparisonReport(run, config, baseline, trend), ...gateChangesJson(gateChanges) });
