@@ -39701,29 +39701,11 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/core/stats/kappa.ts
+// src/core/catalog/thresholds.ts
 init_entry_url();
 var KAPPA_FLOOR = 0.6;
-function cohensKappa(pairs) {
-  const n = pairs.length;
-  if (n === 0) return null;
-  const firstCounts = /* @__PURE__ */ new Map();
-  const secondCounts = /* @__PURE__ */ new Map();
-  const confusion = {};
-  let agree = 0;
-  for (const [first, second] of pairs) {
-    if (first === second) agree++;
-    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
-    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
-    const row = confusion[first] ??= {};
-    row[second] = (row[second] ?? 0) + 1;
-  }
-  let expected = 0;
-  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
-  const observed = agree / n;
-  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
-  return { kappa, observed, expected, n, confusion };
-}
+var LEXICAL_THRESHOLD = 0.6;
+var EMBEDDING_THRESHOLD = 0.8;
 
 // src/core/compare/calibration.ts
 var calibrationRecordSchema = external_exports.object({
@@ -39748,6 +39730,29 @@ function judgeMayGate(record2, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
   if (!(record2.kappa >= kappaFloor)) return check3({ kind: "below-floor", kappa: record2.kappa, n: record2.n, floor: kappaFloor });
   const threeLabel = record2.threeLabelKappa === void 0 ? {} : { threeLabelKappa: record2.threeLabelKappa };
   return check3({ kind: "calibrated", kappa: record2.kappa, ...threeLabel, n: record2.n, floor: kappaFloor, date: record2.date.slice(0, 10) });
+}
+
+// src/core/stats/kappa.ts
+init_entry_url();
+function cohensKappa(pairs) {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const firstCounts = /* @__PURE__ */ new Map();
+  const secondCounts = /* @__PURE__ */ new Map();
+  const confusion = {};
+  let agree = 0;
+  for (const [first, second] of pairs) {
+    if (first === second) agree++;
+    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
+    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
+    const row = confusion[first] ??= {};
+    row[second] = (row[second] ?? 0) + 1;
+  }
+  let expected = 0;
+  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
+  const observed = agree / n;
+  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
+  return { kappa, observed, expected, n, confusion };
 }
 
 // src/judge/errors.ts
@@ -40025,7 +40030,7 @@ async function calibrate(client, labels, options) {
 // src/core/catalog/settings.ts
 init_entry_url();
 
-// src/core/compare/gate.ts
+// src/core/catalog/parse/floor.ts
 init_entry_url();
 
 // src/core/catalog/scores.ts
@@ -40043,7 +40048,7 @@ function scoreNameOf(metric) {
 // src/core/catalog/metrics.ts
 init_entry_url();
 
-// src/core/scoring/generation/context-utilisation.ts
+// src/core/measures/generation/context-utilisation.ts
 init_entry_url();
 function contextUtilisation(retrieved, cited) {
   if (retrieved.length === 0) return void 0;
@@ -40053,10 +40058,10 @@ function contextUtilisation(retrieved, cited) {
   return used / retrieved.length;
 }
 
-// src/core/scoring/generation/correctness.ts
+// src/core/measures/generation/correctness.ts
 init_entry_url();
 
-// src/core/scoring/generation/text.ts
+// src/core/measures/generation/text.ts
 init_entry_url();
 var PUNCTUATION = /[\p{P}\p{S}]/gu;
 var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
@@ -40110,7 +40115,7 @@ function unicodeWords(text4) {
   return words === "" ? 0 : words.split(/\s+/u).length;
 }
 
-// src/core/scoring/generation/correctness.ts
+// src/core/measures/generation/correctness.ts
 function exactMatch(answer, expected) {
   return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
 }
@@ -40161,7 +40166,7 @@ function judgeCorrect2(rule, answer, expected) {
   }
 }
 
-// src/core/scoring/generation/faithfulness.ts
+// src/core/measures/generation/faithfulness.ts
 init_entry_url();
 function faithfulness(claims) {
   if (claims.length === 0) return void 0;
@@ -40170,13 +40175,13 @@ function faithfulness(claims) {
   return supported / claims.length;
 }
 
-// src/core/scoring/generation/length-ratio.ts
+// src/core/measures/generation/length-ratio.ts
 init_entry_url();
 function lengthRatio(answer, expected) {
   return expected.tokens === 0 ? void 0 : answer.tokens / expected.tokens;
 }
 
-// src/core/scoring/refusal.ts
+// src/core/measures/refusal.ts
 init_entry_url();
 var REFUSAL_PHRASES = [
   "i don't know",
@@ -40397,10 +40402,10 @@ function headlineMetrics(retrievalOkMetric) {
 // src/core/catalog/retrieval-metrics.ts
 init_entry_url();
 
-// src/core/scoring/retrieval/average-precision.ts
+// src/core/measures/retrieval/average-precision.ts
 init_entry_url();
 
-// src/core/scoring/ranking.ts
+// src/core/measures/ranking.ts
 init_entry_url();
 var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
 var UNJUDGED = -Infinity;
@@ -40445,7 +40450,7 @@ function judgedRanksInto(grades, into) {
   return into.subarray(0, count2);
 }
 
-// src/core/scoring/retrieval/average-precision.ts
+// src/core/measures/retrieval/average-precision.ts
 function averagePrecisionAt(ranking, k) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
@@ -40463,7 +40468,7 @@ function averagePrecisionAt(ranking, k) {
   return sum / total;
 }
 
-// src/core/scoring/retrieval/bpref.ts
+// src/core/measures/retrieval/bpref.ts
 init_entry_url();
 function bpref(ranking) {
   const total = relevantCount(ranking);
@@ -40482,7 +40487,7 @@ function bpref(ranking) {
   return sum / total;
 }
 
-// src/core/scoring/retrieval/counts.ts
+// src/core/measures/retrieval/counts.ts
 init_entry_url();
 function retrievedCount(ranking) {
   return ranking.grades.length;
@@ -40494,10 +40499,10 @@ function relevantRetrievedCount(ranking) {
   return relevantRetrieved(ranking, Infinity);
 }
 
-// src/core/scoring/retrieval/hit.ts
+// src/core/measures/retrieval/hit.ts
 init_entry_url();
 
-// src/core/scoring/retrieval/reciprocal-rank.ts
+// src/core/measures/retrieval/reciprocal-rank.ts
 init_entry_url();
 function firstRelevantRank(ranking) {
   const { grades, judgedRanks } = ranking;
@@ -40510,12 +40515,12 @@ function reciprocalRankAt(ranking, k) {
   return rank <= k ? 1 / rank : 0;
 }
 
-// src/core/scoring/retrieval/hit.ts
+// src/core/measures/retrieval/hit.ts
 function hitAt(ranking, k) {
   return firstRelevantRank(ranking) <= k ? 1 : 0;
 }
 
-// src/core/scoring/retrieval/inferred-ap.ts
+// src/core/measures/retrieval/inferred-ap.ts
 init_entry_url();
 var EPSILON = 1e-5;
 function inferredAveragePrecision(ranking) {
@@ -40548,7 +40553,7 @@ function inferredAveragePrecision(ranking) {
   return sum / total;
 }
 
-// src/core/scoring/retrieval/interpolated-precision.ts
+// src/core/measures/retrieval/interpolated-precision.ts
 init_entry_url();
 var ELEVEN_RECALL_LEVELS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 function interpolatedPrecisionAt(ranking, recallLevel) {
@@ -40575,7 +40580,7 @@ function elevenPointAverage(ranking) {
   return sum / ELEVEN_RECALL_LEVELS.length;
 }
 
-// src/core/scoring/retrieval/judged.ts
+// src/core/measures/retrieval/judged.ts
 init_entry_url();
 function judgedAt(ranking, k) {
   const { grades, judgedRanks } = ranking;
@@ -40586,7 +40591,7 @@ function judgedAt(ranking, k) {
   return judged / depth;
 }
 
-// src/core/scoring/retrieval/ndcg.ts
+// src/core/measures/retrieval/ndcg.ts
 init_entry_url();
 var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
 var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
@@ -40633,27 +40638,27 @@ function tableNdcgAt(ranking, k) {
   return ndcgAt(ranking, k, tableGain(judging), judging.ndcgGains.size === 0);
 }
 
-// src/core/scoring/retrieval/precision.ts
+// src/core/measures/retrieval/precision.ts
 init_entry_url();
 function precisionAt(ranking, k) {
   return relevantRetrieved(ranking, k) / k;
 }
 
-// src/core/scoring/retrieval/r-precision.ts
+// src/core/measures/retrieval/r-precision.ts
 init_entry_url();
 function rPrecision(ranking) {
   const total = relevantCount(ranking);
   return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
 }
 
-// src/core/scoring/retrieval/recall.ts
+// src/core/measures/retrieval/recall.ts
 init_entry_url();
 function recallAt(ranking, k) {
   const total = relevantCount(ranking);
   return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
 }
 
-// src/core/scoring/retrieval/set.ts
+// src/core/measures/retrieval/set.ts
 init_entry_url();
 function setPrecision(ranking) {
   const retrieved = ranking.grades.length;
@@ -41617,7 +41622,7 @@ function suggestField(unknown3) {
 }
 var RECORD_FIELDS = Object.keys(resultRecordSchema.shape);
 
-// src/core/compare/gate.ts
+// src/core/catalog/parse/floor.ts
 function parseFloor(text4) {
   const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
   if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
@@ -41636,84 +41641,8 @@ function floorMetric(name) {
     return scoreMetric(score);
   }
 }
-function floorReads(floor, head) {
-  const own6 = head.metrics[floor.metric];
-  const score = scoreMetric(floor.metric);
-  return (own6 === void 0 || own6.n === 0) && head.metrics[score] !== void 0 ? score : floor.metric;
-}
-function drop(test, gate, alpha) {
-  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : test.rates ? { broken: test.rates.broken, fixed: test.rates.fixed } : {};
-  return {
-    gate,
-    metric: test.metric,
-    base: test.base,
-    head: test.head,
-    delta: test.delta,
-    pValue: test.pValue,
-    adjustedPValue: test.adjustedPValue ?? test.pValue,
-    alpha,
-    ...counts
-  };
-}
-function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map(), lost = []) {
-  const reasons = [];
-  if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
-  if (coverage.share < config2.minCoverage) {
-    reasons.push({
-      kind: "low-coverage",
-      compared: coverage.compared,
-      baseQuestions: coverage.baseQuestions,
-      share: coverage.share,
-      minCoverage: config2.minCoverage
-    });
-  }
-  const warnings = [];
-  const outcomes = /* @__PURE__ */ new Map();
-  for (const gate of config2.failOn) {
-    const test = tests.find((t) => t.gate === gate);
-    const dataLost = lost.find((l) => l.gate === gate);
-    if (dataLost !== void 0) {
-      reasons.push({ kind: "gate-data-lost", ...dataLost });
-      continue;
-    }
-    if (test === void 0) {
-      warnings.push({ kind: "gate-untestable", gate });
-      continue;
-    }
-    if (!test.significant || test.delta >= 0) continue;
-    const field2 = blocked.get(test.metric);
-    if (field2 !== void 0) {
-      outcomes.set(gate, "uncalibrated-judge");
-      warnings.push({ kind: "drop-from-uncalibrated-judge", field: field2, ...drop(test, gate, config2.alpha) });
-    } else if (-test.delta < config2.minEffect) {
-      outcomes.set(gate, "below-minimum-effect");
-      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
-    } else {
-      outcomes.set(gate, "fails");
-      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
-    }
-  }
-  const floors = config2.floors.map((floor) => {
-    const reads = floorReads(floor, head);
-    const value2 = head.metrics[reads]?.value ?? null;
-    if (value2 === null) {
-      reasons.push({ kind: "floor-unchecked", floor });
-      return { floor, reads, value: value2, outcome: "unchecked" };
-    }
-    if (floor.op === ">=" ? value2 >= floor.value : value2 <= floor.value) return { floor, reads, value: value2, outcome: "holds" };
-    const field2 = blocked.get(floor.metric);
-    if (field2 !== void 0) {
-      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value: value2, field: field2 });
-      return { floor, reads, value: value2, outcome: "uncalibrated-judge" };
-    }
-    reasons.push({ kind: "floor-broken", floor, reads, value: value2 });
-    return { floor, reads, value: value2, outcome: "broken" };
-  });
-  const ungated = config2.floors.length === 0 && lost.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
-  return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
-}
 
-// src/core/scoring/retrieval-ok.ts
+// src/core/catalog/parse/retrieval-ok.ts
 init_entry_url();
 function parseRetrievalOkRule(text4) {
   const [metricText, thresholdText, ...extra] = text4.split(">=");
@@ -41880,12 +41809,12 @@ function byJson(a, b) {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-// src/core/monitor/log-record.ts
+// src/core/catalog/log-fields.ts
 init_entry_url();
+var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
 
-// src/core/monitor/windows.ts
+// src/core/catalog/parse/time.ts
 init_entry_url();
-var MAX_WINDOWS = 1e4;
 var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
 function parseDuration(text4) {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
@@ -41907,116 +41836,8 @@ function parseTimestamp(value2) {
   const ms = Date.parse(value2.trim().replace(" ", "T"));
   return Number.isNaN(ms) ? void 0 : ms;
 }
-function cutWindows(times, plan) {
-  if (plan.kind === "deploys") {
-    const at = [...new Set(plan.at)].sort((a, b) => a - b);
-    const windows2 = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
-    const windowOf = times.map((time3) => at.filter((deploy) => deploy <= time3).length);
-    return { windows: windows2, windowOf };
-  }
-  const { lengthMs } = plan;
-  const first = Math.floor(times.reduce((low, time3) => Math.min(low, time3), Infinity) / lengthMs);
-  const last = Math.floor(times.reduce((high, time3) => Math.max(high, time3), -Infinity) / lengthMs);
-  if (last - first + 1 > MAX_WINDOWS)
-    throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1e3} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
-  const windows = [];
-  for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
-  return { windows, windowOf: times.map((time3) => Math.floor(time3 / lengthMs) - first) };
-}
-
-// src/core/monitor/log-record.ts
-var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
-var LOG_FIELD_ALIASES = new Map(
-  Object.entries({
-    "session.id": "session_id",
-    sessionId: "session_id",
-    conversation_id: "session_id",
-    thread_id: "session_id",
-    time: "timestamp",
-    startTime: "timestamp",
-    start_time: "timestamp",
-    "gen_ai.prompt": "user_query",
-    input: "user_query",
-    query: "user_query",
-    question: "user_query",
-    "gen_ai.completion": "answer",
-    output: "answer",
-    response: "answer"
-  })
-);
-var timestamp = external_exports.unknown().transform((value2, ctx) => {
-  const ms = parseTimestamp(value2);
-  if (ms === void 0) {
-    ctx.addIssue({
-      code: "custom",
-      message: (value2 === void 0 ? "is required: " : "must be ") + "an ISO 8601 time with a time zone (2026-03-01T09:30:00Z) or epoch seconds, milliseconds, microseconds or nanoseconds (a number)"
-    });
-    return external_exports.NEVER;
-  }
-  return ms;
-});
-var logRecordSchema = external_exports.object({
-  session_id: external_exports.union([external_exports.string().trim().min(1, "must not be empty"), external_exports.number().transform(String)], {
-    error: "is required: a string (or number) naming the conversation"
-  }),
-  timestamp,
-  user_query: external_exports.string({ error: "is required and must be a string: the user's query" }),
-  answer: external_exports.string({ error: "must be a string" }).optional(),
-  refused: external_exports.boolean({ error: "must be true or false" }).optional(),
-  embedding: external_exports.array(external_exports.number({ error: "must be a number" }).refine(Number.isFinite, "must be a finite number"), { error: "must be a list of numbers" }).min(1, "must not be empty").optional()
-}).superRefine((record2, ctx) => {
-  if (record2.answer === void 0 && record2.refused === void 0)
-    ctx.addIssue({ code: "custom", path: ["answer"], message: "is required when refused is absent: the refusal rate needs one or the other" });
-});
-function turnOf(record2) {
-  return {
-    session: record2.session_id,
-    at: record2.timestamp,
-    query: record2.user_query,
-    ...record2.answer === void 0 ? {} : { answer: record2.answer },
-    ...record2.refused === void 0 ? {} : { refused: record2.refused },
-    ...record2.embedding === void 0 ? {} : { embedding: record2.embedding }
-  };
-}
-
-// src/core/monitor/similarity.ts
-init_entry_url();
-var STOP_WORDS = new Set(
-  "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
-);
-function contentWords(query) {
-  return query.normalize("NFKC").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
-}
-function trigramCounts(query) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const word of contentWords(query)) {
-    const padded = ` ${word} `;
-    const chars = Array.from(padded);
-    for (let i = 0; i + 3 <= chars.length; i++) {
-      const gram = chars.slice(i, i + 3).join("");
-      counts.set(gram, (counts.get(gram) ?? 0) + 1);
-    }
-  }
-  return counts;
-}
-function lexicalSimilarity(a, b) {
-  const x = trigramCounts(a);
-  const y = trigramCounts(b);
-  let dot = 0;
-  let normX = 0;
-  let normY = 0;
-  for (const [gram, count2] of x) {
-    normX += count2 * count2;
-    dot += count2 * (y.get(gram) ?? 0);
-  }
-  for (const count2 of y.values()) normY += count2 * count2;
-  return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
-}
-var LEXICAL_THRESHOLD = 0.6;
-var EMBEDDING_THRESHOLD = 0.8;
 
 // src/core/catalog/settings.ts
-var EXTRA_TESTS = ["t", "wilcoxon"];
 function splitList(text4) {
   return text4.split(",").map((item) => item.trim()).filter(Boolean);
 }
@@ -42053,6 +41874,7 @@ function parsePermutations(text4) {
   if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
   return value2;
 }
+var EXTRA_TESTS = ["t", "wilcoxon"];
 function parseExtraTests(text4) {
   const tests = splitList(text4);
   for (const test of tests)
@@ -43077,6 +42899,9 @@ async function readLabels(file2) {
   return kind?.kind === "correctness" ? { kind: "correctness", items: answers } : { kind: "faithfulness", items: claims };
 }
 
+// src/pipeline/judge.ts
+init_entry_url();
+
 // src/render/judge-report.ts
 init_entry_url();
 
@@ -43109,8 +42934,8 @@ var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
   const head = 2 * max + 16;
-  const plain = value2.length > head ? plainStart(value2, head) : plainStart(value2, value2.length) && value2.charCodeAt(value2.length - 1) !== 32;
-  if (plain) return value2.length <= max ? value2 : `${value2.slice(0, max - 1).trimEnd()}\u2026`;
+  const plain2 = value2.length > head ? plainStart(value2, head) : plainStart(value2, value2.length) && value2.charCodeAt(value2.length - 1) !== 32;
+  if (plain2) return value2.length <= max ? value2 : `${value2.slice(0, max - 1).trimEnd()}\u2026`;
   if (value2.length > head) {
     const points4 = Array.from(flatten(value2.slice(0, head)));
     if (points4.length > max) return cut(points4, max);
@@ -43254,6 +43079,14 @@ function renderCalibration(result, stats, kappaFloor) {
   lines.push("", verdict);
   return `${lines.join("\n")}
 `;
+}
+
+// src/pipeline/judge.ts
+function judgedFileText(client, result, out, maxFailureShare) {
+  return renderJudgeSummary(result, client.stats, out, maxFailureShare, client.pacing);
+}
+function calibrationText(client, result, kappaFloor) {
+  return renderCalibration(result, client.stats, kappaFloor);
 }
 
 // src/frontends/cli/options.ts
@@ -47568,7 +47401,7 @@ function judgeCommand(context, setExitCode) {
       const warnings = [...result.readWarnings, ...client.warnings];
       for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
-      context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare, client.pacing));
+      context.stderr(judgedFileText(client, result, options.out, options.maxFailureShare));
       const failed = result.failureShare > options.maxFailureShare;
       if (options.json) {
         context.stdout(
@@ -47645,7 +47478,7 @@ function calibrateCommand(context, setExitCode) {
 `
         );
       } else {
-        context.stdout(renderCalibration(result, client.stats, options.kappaFloor));
+        context.stdout(calibrationText(client, result, options.kappaFloor));
       }
       if (incomplete) {
         context.stderr(
@@ -48950,6 +48783,85 @@ function pairValues(base, head) {
   };
 }
 
+// src/core/compare/gate.ts
+init_entry_url();
+function floorReads(floor, head) {
+  const own6 = head.metrics[floor.metric];
+  const score = scoreMetric(floor.metric);
+  return (own6 === void 0 || own6.n === 0) && head.metrics[score] !== void 0 ? score : floor.metric;
+}
+function drop(test, gate, alpha) {
+  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : test.rates ? { broken: test.rates.broken, fixed: test.rates.fixed } : {};
+  return {
+    gate,
+    metric: test.metric,
+    base: test.base,
+    head: test.head,
+    delta: test.delta,
+    pValue: test.pValue,
+    adjustedPValue: test.adjustedPValue ?? test.pValue,
+    alpha,
+    ...counts
+  };
+}
+function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map(), lost = []) {
+  const reasons = [];
+  if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
+  if (coverage.share < config2.minCoverage) {
+    reasons.push({
+      kind: "low-coverage",
+      compared: coverage.compared,
+      baseQuestions: coverage.baseQuestions,
+      share: coverage.share,
+      minCoverage: config2.minCoverage
+    });
+  }
+  const warnings = [];
+  const outcomes = /* @__PURE__ */ new Map();
+  for (const gate of config2.failOn) {
+    const test = tests.find((t) => t.gate === gate);
+    const dataLost = lost.find((l) => l.gate === gate);
+    if (dataLost !== void 0) {
+      reasons.push({ kind: "gate-data-lost", ...dataLost });
+      continue;
+    }
+    if (test === void 0) {
+      warnings.push({ kind: "gate-untestable", gate });
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    const field2 = blocked.get(test.metric);
+    if (field2 !== void 0) {
+      outcomes.set(gate, "uncalibrated-judge");
+      warnings.push({ kind: "drop-from-uncalibrated-judge", field: field2, ...drop(test, gate, config2.alpha) });
+    } else if (-test.delta < config2.minEffect) {
+      outcomes.set(gate, "below-minimum-effect");
+      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
+    } else {
+      outcomes.set(gate, "fails");
+      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
+    }
+  }
+  const floors = config2.floors.map((floor) => {
+    const reads = floorReads(floor, head);
+    const value2 = head.metrics[reads]?.value ?? null;
+    if (value2 === null) {
+      reasons.push({ kind: "floor-unchecked", floor });
+      return { floor, reads, value: value2, outcome: "unchecked" };
+    }
+    if (floor.op === ">=" ? value2 >= floor.value : value2 <= floor.value) return { floor, reads, value: value2, outcome: "holds" };
+    const field2 = blocked.get(floor.metric);
+    if (field2 !== void 0) {
+      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value: value2, field: field2 });
+      return { floor, reads, value: value2, outcome: "uncalibrated-judge" };
+    }
+    reasons.push({ kind: "floor-broken", floor, reads, value: value2 });
+    return { floor, reads, value: value2, outcome: "broken" };
+  });
+  const ungated = config2.floors.length === 0 && lost.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
+  return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
+}
+
 // src/core/compare/judge-gate.ts
 init_entry_url();
 function judgeStatuses(uses, calibrations, kappaFloor) {
@@ -50049,6 +49961,12 @@ function withEvidence(comparison, base, head) {
   };
 }
 
+// src/render/eval-json.ts
+init_entry_url();
+
+// src/render/scoring-words.ts
+init_entry_url();
+
 // src/render/gate-words.ts
 init_entry_url();
 var withRule = (template, rule) => template.replaceAll("{rule-words}", ruleWords(rule)).replaceAll("{rule}", rule);
@@ -50231,6 +50149,442 @@ function lostOutcomeText(lost) {
   return `the head record has no ${columns}, which the base record has, so it is ${counted}: write ${lost.columns.length === 1 ? "it" : "them"}, or remove the question from the golden set`;
 }
 
+// src/render/scoring-words.ts
+function correctnessWords(rule) {
+  switch (rule.kind) {
+    case "contains":
+      return "expected answer contained in the answer";
+    case "exact":
+      return "answer equal to the expected answer";
+    case "f1":
+      return `token F1 with the expected answer at least ${rule.threshold}`;
+  }
+}
+var REFUSAL_DETECTOR_WORDS = `the text refusal detector (an empty answer, or a refusal phrase such as "I don't know" from the start of a word in its first ${REFUSAL_PREFIX_CHARS} characters)`;
+function contextMatchWords(rule) {
+  return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
+}
+function scoringLines(provenance, questions2, rules) {
+  const lines = [];
+  const foreign = provenance.formats.filter((format) => format !== "jsonl" && format !== "json-array");
+  if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join("; and as ")}`);
+  if (provenance.correctByRule > 0) {
+    lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural2(provenance.correctByRule, "question")} without a correct field)`);
+  }
+  if (provenance.refusedByDetector > 0) {
+    lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural2(provenance.refusedByDetector, "question")} without a refused field)`);
+  }
+  if (provenance.idsFromQuestion > 0) {
+    const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
+    lines.push(`ids derived from question text for ${of}`);
+  }
+  if (provenance.retrievalByText > 0) {
+    lines.push(`retrieval matched by text for ${plural2(provenance.retrievalByText, "question")}: ${contextMatchWords(rules.contextMatch)}`);
+  }
+  const scores = Object.keys(provenance.scores);
+  if (scores.length > 0) lines.push(`scores from the results, ${SCORE_NOT_CALIBRATED}: ${scores.join(", ")}`);
+  return lines;
+}
+function comparisonScoringLines(comparison, rules) {
+  const { base, head } = comparison.provenance;
+  const scores = { ...base.scores, ...head.scores };
+  const most = (key) => Math.max(base[key], head[key]);
+  const provenance = {
+    idsFromQuestion: most("idsFromQuestion"),
+    retrievalByText: most("retrievalByText"),
+    correctByRule: most("correctByRule"),
+    refusedByDetector: most("refusedByDetector"),
+    formats: [.../* @__PURE__ */ new Set([...base.formats, ...head.formats])],
+    scores
+  };
+  return scoringLines(provenance, void 0, rules);
+}
+
+// src/render/repeats-words.ts
+init_entry_url();
+var LISTED_FLAKY = 20;
+var PASS_K_DEFINITION = "pass@k: the chance that at least one of k runs of a question passes; pass^k: that all k pass (unbiased estimates from each question\u2019s c passes in n runs, averaged over questions; k is the fewest runs of any question)";
+function runsPerQuestionText(runsPerQuestion) {
+  return Object.entries(runsPerQuestion).sort(([a], [b]) => Number(b) - Number(a)).map(([runs, questions2]) => `${runs} run${runs === "1" ? "" : "s"} \xD7 ${questions2} question${questions2 === 1 ? "" : "s"}`).join(", ");
+}
+function passCountsText(outcomes) {
+  return Object.entries(outcomes).map(([metric, { passes, runs }]) => `${metric} ${passes}/${runs}`).join(", ");
+}
+function repeatsText(repeats) {
+  const lines = [`Repeated runs: ${repeats.records} records of ${repeats.questions} questions (${runsPerQuestionText(repeats.runsPerQuestion)})`];
+  if (repeats.outcomes.length > 0) {
+    lines.push(
+      textTable([
+        ["outcome", "flaky", "flaky rate", "k", "pass@k", "pass^k"],
+        ...repeats.outcomes.map((o) => [o.metric, `${o.flaky}/${o.repeated}`, fixed3(o.flakyRate), String(o.k), fixed3(o.passAtK), fixed3(o.passHatK)])
+      ]),
+      `  A question is flaky when its outcome differs across its runs. ${PASS_K_DEFINITION}.`
+    );
+  }
+  const flaky = repeats.flakyQuestions;
+  if (flaky.length > 0) {
+    const rows = flaky.slice(0, LISTED_FLAKY).map((q) => [q.id, passCountsText(q.outcomes), q.question.replace(/\s+/g, " ").slice(0, 80)]);
+    const more = flaky.length > LISTED_FLAKY ? `
+  \u2026 and ${flaky.length - LISTED_FLAKY} more (all in --json)` : "";
+    lines.push(`Flaky questions (passes/runs)
+${textTable([["id", "passes", "question"], ...rows])}${more}`);
+  }
+  return lines.join("\n");
+}
+function rateMovementWords(rates) {
+  if (rates.noise === null) return `${rates.broken} broken, ${rates.fixed} fixed (questions whose pass rate fell or rose)`;
+  const { noise } = rates;
+  return `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected (questions whose pass rate fell or rose; noise: each question's runs dealt at random between base and head, over the ${noise.questions} question${noise.questions === 1 ? "" : "s"} base ran at least twice)`;
+}
+function correctRunsWords(runs) {
+  return `correct in ${runs.head.passes}/${runs.head.runs} head runs vs ${runs.base.passes}/${runs.base.runs} base runs`;
+}
+var RATE_TEST_NAME = "sign-flip randomization on pass rates";
+function flakyRateWords(repeats) {
+  const rates = repeats.outcomes.filter((o) => o.repeated > 0).map((o) => `${o.flaky} of ${o.repeated} on ${o.metric} (${fixed3(o.flakyRate)})`);
+  return rates.length === 0 ? "no question ran twice" : `flaky questions: ${rates.join(", ")}`;
+}
+
+// src/render/eval-json.ts
+function evalJson(summary, config2) {
+  const metrics = {};
+  for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
+  return {
+    questions: summary.questions,
+    metrics,
+    details: summary.metrics,
+    excluded: summary.excluded,
+    decomposition: summary.decomposition,
+    judgeAgreement: summary.judgeAgreement,
+    byTag: summary.byTag,
+    provenance: summary.provenance,
+    scoring: scoringLines(summary.provenance, summary.questions, config2),
+    warnings: summary.warnings,
+    ...summary.repeats === void 0 ? {} : { repeats: { ...summary.repeats, definitions: { passAtK: PASS_K_DEFINITION } } },
+    config: {
+      retrievalOk: config2.retrievalOk.name,
+      correct: formatCorrectnessRule(config2.correctness),
+      contextMatch: formatContextMatchRule(config2.contextMatch)
+    }
+  };
+}
+
+// src/render/eval-text.ts
+init_entry_url();
+
+// src/render/holdout.ts
+init_entry_url();
+
+// src/core/holdout/gap.ts
+init_entry_url();
+
+// src/core/stats/two-proportions.ts
+init_entry_url();
+var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
+function newcombeInterval({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return [-1, 1];
+  const p1 = count1 / n1;
+  const p2 = count2 / n2;
+  const [l1, u1] = wilsonInterval(count1, n1);
+  const [l2, u2] = wilsonInterval(count2, n2);
+  const d = p1 - p2;
+  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
+}
+function twoProportionTest({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return { z: 0, pValue: 1, upperPValue: 1 };
+  const pooled = (count1 + count2) / (n1 + n2);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
+  const z3 = se === 0 ? 0 : (count1 / n1 - count2 / n2) / se;
+  const pValue = z3 === 0 ? 1 : (0, import_math_base_special_gammainc2.default)(z3 * z3 / 2, 0.5, true, true);
+  return { z: z3, pValue, upperPValue: z3 > 0 ? pValue / 2 : 1 - pValue / 2 };
+}
+
+// src/core/holdout/gap.ts
+var EXPECTED_GAP = { low: 0.03, high: 0.08 };
+var Z952 = 1.959963984540054;
+var PROPORTIONS = ["correct", "retrieval_ok"];
+function proportionGap(metric, values, dev, held) {
+  const tally = (rows) => {
+    let n = 0;
+    let count2 = 0;
+    for (const row of rows) {
+      const value2 = values[row];
+      if (Number.isNaN(value2)) continue;
+      n++;
+      if (value2 === 1) count2++;
+    }
+    return { n, count: count2 };
+  };
+  const d = tally(dev);
+  const h = tally(held);
+  const part = ({ n, count: count2 }) => ({ value: n === 0 ? null : count2 / n, n });
+  const both = d.n > 0 && h.n > 0;
+  return {
+    metric,
+    kind: "proportion",
+    development: part(d),
+    holdout: part(h),
+    gap: both ? d.count / d.n - h.count / h.n : null,
+    ci: both ? newcombeInterval({ count1: d.count, n1: d.n, count2: h.count, n2: h.n }) : null
+  };
+}
+function meanGap(metric, values, dev, held) {
+  const moments = (rows) => {
+    const kept = rows.map((row) => values[row]).filter((value2) => !Number.isNaN(value2));
+    const n = kept.length;
+    const mean3 = n === 0 ? 0 : kept.reduce((sum, value2) => sum + value2, 0) / n;
+    const variance = n < 2 ? 0 : kept.reduce((sum, value2) => sum + (value2 - mean3) ** 2, 0) / (n - 1);
+    return { n, mean: mean3, variance };
+  };
+  const d = moments(dev);
+  const h = moments(held);
+  const both = d.n > 0 && h.n > 0;
+  const gap = d.mean - h.mean;
+  const half = Z952 * Math.sqrt(d.variance / Math.max(1, d.n) + h.variance / Math.max(1, h.n));
+  return {
+    metric,
+    kind: "mean",
+    development: { value: d.n === 0 ? null : d.mean, n: d.n },
+    holdout: { value: h.n === 0 ? null : h.mean, n: h.n },
+    gap: both ? gap : null,
+    ci: both ? [gap - half, gap + half] : null
+  };
+}
+var band = (gap) => gap < EXPECTED_GAP.low ? "small" : gap <= EXPECTED_GAP.high ? "expected" : "overfit";
+function readGap(gap, ci) {
+  const kind = band(gap);
+  return { kind, certain: band(ci[0]) === kind && band(ci[1]) === kind };
+}
+function evaluateHoldout(run, split, gradedMetrics) {
+  const dev = [];
+  const held = [];
+  const unassigned = [];
+  const present = /* @__PURE__ */ new Set();
+  run.ids.forEach((id2, row) => {
+    present.add(id2);
+    if (split.holdout.has(id2)) held.push(row);
+    else if (split.development.has(id2)) dev.push(row);
+    else unassigned.push(id2);
+  });
+  const holdoutMissing = [...split.holdout].filter((id2) => !present.has(id2));
+  const carried = (name) => run.columns.has(name);
+  const metrics = [
+    ...PROPORTIONS.filter(carried).map((name) => proportionGap(name, column(run, name), dev, held)),
+    ...gradedMetrics.filter(carried).map((name) => meanGap(name, column(run, name), dev, held))
+  ];
+  const headline = metrics.find((metric) => metric.kind === "proportion" && metric.gap !== null) ?? null;
+  return {
+    development: dev.length,
+    holdout: held.length,
+    unassigned,
+    holdoutMissing,
+    metrics,
+    headline,
+    reading: headline === null ? null : readGap(headline.gap, headline.ci)
+  };
+}
+
+// src/render/holdout.ts
+function holdoutLeftOutText(count2) {
+  return `${plural2(count2, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
+}
+var percent3 = (share2) => `${(share2 * 100).toFixed(1)}%`;
+var points = (share2) => {
+  const text4 = Math.abs(share2 * 100).toFixed(1);
+  return share2 < 0 && text4 !== "0.0" ? `\u2212${text4}` : text4;
+};
+function sizeRow(name, size) {
+  return [name, String(size.questions), String(size.holdout), String(size.development), percent3(size.share)];
+}
+function renderSplitText(file2, sizes, drawn) {
+  const how = drawn.rotated ? "drawn anew (--rotate): a fresh holdout, never looked at" : drawn.kept > 0 ? `${plural2(drawn.kept, "question")} kept on their side, ${plural2(drawn.added, "new question")} assigned, ${plural2(drawn.dropped, "question")} no longer in the golden set dropped` : "drawn";
+  const rows = [
+    ["tag", "questions", "holdout", "development", "holdout share"],
+    sizeRow("(all)", sizes.overall),
+    ...Object.entries(sizes.byTag).map(([tag, size]) => sizeRow(tag, size)),
+    ...sizes.untagged === null || Object.keys(sizes.byTag).length === 0 ? [] : [sizeRow("(untagged)", sizes.untagged)]
+  ];
+  return `rag-gate split: ${inertText(file2, 200)}: ${how}; target holdout share ${percent3(drawn.share)}
+${textTable(rows)}
+`;
+}
+function gapReadingText(metric, reading) {
+  const gap = metric.gap;
+  const [low, high] = metric.ci;
+  const band2 = `${EXPECTED_GAP.low * 100}\u2013${EXPECTED_GAP.high * 100} points`;
+  const direction = gap >= 0 ? `${points(gap)} points lower` : `${points(-gap)} points higher`;
+  const measured = `${metricLabel(metric.metric)} is ${direction} on the holdout than on the development questions (gap ${points(gap)} points, 95% CI ${points(low)} to ${points(high)})`;
+  const unsure = reading.certain ? "" : "; the interval reaches beyond this band, so more holdout questions would be needed to be sure";
+  switch (reading.kind) {
+    case "small":
+      return `${measured}: less than the ${band2} the reference expects, no sign that the pipeline was fitted to the development questions${unsure}.`;
+    case "expected":
+      return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
+    case "overfit":
+      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
+  }
+}
+function metricLabel(metric) {
+  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
+}
+function ledgerText(status) {
+  if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";
+  return `The holdout has been looked at ${plural2(status.looks, "time")} (for ${plural2(status.looks, "commit")}) since it was drawn: it is no longer a clean holdout, since what was learnt from each look leaks into the pipeline. Draw a new one with rag-gate split --rotate.`;
+}
+function gapRows(evaluation2) {
+  return evaluation2.metrics.map((metric) => [
+    metric.metric,
+    fixed3(metric.development.value),
+    fixed3(metric.holdout.value),
+    metric.gap === null ? "" : formatDelta(metric.gap),
+    metric.ci === null ? "" : `[${formatDelta(metric.ci[0])}, ${formatDelta(metric.ci[1])}]`,
+    `${metric.development.n}/${metric.holdout.n}`
+  ]);
+}
+function notes(evaluation2) {
+  return [
+    evaluation2.holdoutMissing.length > 0 ? `${plural2(evaluation2.holdoutMissing.length, "holdout question")} missing from the results: the gap is measured without them.` : "",
+    evaluation2.unassigned.length > 0 ? `${plural2(evaluation2.unassigned.length, "question")} in the results but not in the holdout file (added to the golden set since the split) left out; run rag-gate split to assign them.` : "",
+    evaluation2.headline === null ? "No question carries correct or retrieval_ok on both sides: there is no gap to read." : ""
+  ].filter(Boolean);
+}
+function renderHoldoutText(files, evaluation2, ledger) {
+  const sections = [
+    `rag-gate holdout: ${inertText(files, 400)}: ${plural2(evaluation2.development, "development question")}, ${plural2(evaluation2.holdout, "holdout question")}`
+  ];
+  if (evaluation2.headline !== null && evaluation2.reading !== null) sections.push(gapReadingText(evaluation2.headline, evaluation2.reading));
+  if (evaluation2.metrics.length > 0)
+    sections.push(
+      `Gap = development \u2212 holdout
+${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation2)])}`
+    );
+  sections.push(...notes(evaluation2), ledgerText(ledger));
+  return `${sections.join("\n\n")}
+`;
+}
+function renderHoldoutMarkdown(evaluation2, ledger) {
+  const lines = [
+    `### rag-gate: holdout evaluation`,
+    "",
+    `${plural2(evaluation2.development, "development question")}, ${plural2(evaluation2.holdout, "holdout question")}.`,
+    ""
+  ];
+  if (evaluation2.headline !== null && evaluation2.reading !== null) lines.push(`**${gapReadingText(evaluation2.headline, evaluation2.reading)}**`, "");
+  if (evaluation2.metrics.length > 0) {
+    lines.push("| metric | development | holdout | gap | 95% CI | n (dev/holdout) |", "|---|---:|---:|---:|---|---:|");
+    for (const row of gapRows(evaluation2)) lines.push(`| \`${row[0]}\` | ${row.slice(1).join(" | ")} |`);
+    lines.push("");
+  }
+  for (const note of notes(evaluation2)) lines.push(note, "");
+  lines.push(ledger.clean ? ledgerText(ledger) : `> [!WARNING]
+> ${ledgerText(ledger)}`, "");
+  if (ledger.earlier.length > 0) {
+    lines.push("Earlier looks at this holdout:", "");
+    for (const entry of ledger.earlier)
+      lines.push(`- ${codeQuoted(entry.date, 40)}, commit ${codeQuoted(entry.commit ?? "unknown", 40)}, by ${codeQuoted(entry.by, 100)}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+function holdoutJson(look) {
+  const { evaluation: evaluation2, ledger, entry } = look;
+  return {
+    ...evaluation2,
+    reading: evaluation2.reading === null || evaluation2.headline === null ? null : { ...evaluation2.reading, metric: evaluation2.headline.metric, message: gapReadingText(evaluation2.headline, evaluation2.reading) },
+    expectedGap: EXPECTED_GAP,
+    ledger: { looks: ledger.looks, clean: ledger.clean, earlier: ledger.earlier, message: ledgerText(ledger) },
+    entry
+  };
+}
+
+// src/render/eval-text.ts
+var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
+function metricRow(name, summary) {
+  const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : "";
+  const count2 = summary.count === void 0 ? "" : `${Number(summary.count.toFixed(2))}/${summary.n}`;
+  return [name, fixed3(summary.value), ci, count2 || String(summary.n)];
+}
+function metricTable(summary, names) {
+  const rows = names.flatMap((name) => {
+    const metric = summary.metrics[name];
+    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
+  });
+  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
+}
+function ratioLine(part, whole) {
+  return `(${part}/${whole})`;
+}
+function decompositionText(summary, retrievalOkRule) {
+  const d = summary.decomposition;
+  if (d.n === 0) return null;
+  const rows = [
+    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
+    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
+    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
+    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
+    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
+    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
+    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
+  ];
+  if (d.closedBook) {
+    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
+    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
+  }
+  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
+${textTable(rows)}`;
+}
+function tagTable(summary, headline) {
+  const tags = Object.entries(summary.byTag);
+  if (tags.length === 0) return null;
+  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
+  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
+  return `By tag
+${textTable([["tag", "questions", ...columns], ...rows])}`;
+}
+function renderEvalText(file2, summary, config2, holdoutLeftOut) {
+  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
+  const { excluded } = summary;
+  const notes2 = [
+    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
+    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
+    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
+    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
+  ].filter(Boolean);
+  if (holdoutLeftOut !== void 0) notes2.push(holdoutLeftOutText(holdoutLeftOut.length));
+  const scoring2 = scoringLines(summary.provenance, summary.questions, config2);
+  const sections = [
+    `rag-gate eval: ${file2}: ${summary.questions} questions${notes2.length > 0 ? ` (${notes2.join("; ")})` : ""}${scoring2.map((line) => `
+  ${line}`).join("")}`
+  ];
+  const retrieval = metricTable(summary, [...retrievalNames, "retrieval_ok"]);
+  if (retrieval) sections.push(`Retrieval
+${retrieval}`);
+  const generation = metricTable(summary, GENERATION_METRICS);
+  if (generation) sections.push(`Generation
+${generation}`);
+  const scores = metricTable(summary, Object.keys(summary.provenance.scores).map(scoreMetric));
+  if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})
+${scores}`);
+  if (summary.repeats) sections.push(repeatsText(summary.repeats));
+  sections.push(decompositionText(summary, config2.retrievalOk.name));
+  const agreement = summary.judgeAgreement;
+  if (agreement) {
+    sections.push(
+      `Judge agreement with humans
+${textTable([
+        ["kappa", "observed", "chance", "n"],
+        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
+      ])}`
+    );
+  }
+  sections.push(tagTable(summary, headlineMetrics(config2.retrievalOk.metric.name)));
+  if (summary.warnings.length > 0) sections.push(`Warnings
+${summary.warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.filter((s) => s !== null).join("\n\n")}
+`;
+}
+
 // src/sources/parallel.ts
 init_entry_url();
 var import_promises11 = require("node:fs/promises");
@@ -50388,6 +50742,14 @@ async function evaluateFiles(files, config2, options = {}) {
   const [read, holdout] = await Promise.all([readOutcomes(files, config2, options.onProgress), holdoutIds(options.holdout)]);
   const { outcomes, leftOut } = withoutQuestions(read.outcomes, holdout);
   return { summary: summarizeRun(outcomes, config2), warnings: read.warnings, holdoutLeftOut: leftOut };
+}
+function evalReport(files, evaluation2, config2, holdoutGiven) {
+  const holdout = holdoutGiven ? evaluation2.holdoutLeftOut : void 0;
+  return {
+    text: renderEvalText(files.join(", "), evaluation2.summary, config2, holdout),
+    json: `${JSON.stringify({ ...evalJson(evaluation2.summary, config2), ...holdout === void 0 ? {} : { holdoutLeftOut: holdout } }, null, 2)}
+`
+  };
 }
 var EVIDENCE_QUESTIONS = 500;
 async function compareFiles(files, config2, options = {}) {
@@ -51237,6 +51599,9 @@ async function resultFiles(pattern, setting, origin) {
   return files;
 }
 
+// src/pipeline/policy.ts
+init_entry_url();
+
 // src/core/compare/policy.ts
 init_entry_url();
 var POLICY_SETTINGS = Object.keys(SETTINGS).filter(
@@ -51298,9 +51663,6 @@ function holdoutChange(base, head, drawn) {
   ];
   return { setting: "holdout", base: `${base.holdout.length} held out`, head: parts.join("; "), direction: "changed" };
 }
-
-// src/pipeline/policy.ts
-init_entry_url();
 
 // src/core/holdout/split.ts
 init_entry_url();
@@ -51649,6 +52011,9 @@ async function loadSettings(given) {
   const configText = given.get("config")?.text ?? SETTINGS.config.default;
   return resolveOver(given, await readConfigFile(configText.trim(), { required: given.has("config"), tag }));
 }
+function settingsText(names, resolved) {
+  return renderSettings(names, resolved.texts, resolved.origins);
+}
 async function loadBaseSettings(given, file2) {
   const tag = commentTag(given);
   const layers = file2.content === null ? { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() } : await readConfigFile(file2.name, { required: true, tag, content: file2.content });
@@ -51714,7 +52079,13 @@ function settingsUnder(held, head, approved) {
   return governing;
 }
 
-// src/render/gate-changes.ts
+// src/pipeline/report.ts
+init_entry_url();
+
+// src/render/commit-status.ts
+init_entry_url();
+
+// src/render/baseline-problem.ts
 init_entry_url();
 
 // src/render/mdast.ts
@@ -57044,606 +57415,147 @@ function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable, text: textHandler } }] });
 }
 
-// src/render/gate-changes.ts
-var VALUE_MAX_CHARS = 80;
-var EFFECT = {
-  tighter: "tighter: applies",
-  looser: "looser: needs approval",
-  changed: "changed: needs approval"
-};
-var needsApproval2 = (view) => view.changes.some((change) => change.direction !== "tighter");
-function sideText(value2) {
-  const line = value2.split("\n").filter(Boolean).join(", ").trim();
-  return line === "" ? "(none)" : line;
-}
-function approverWords(by) {
-  return `${inertText(by.login, 40)}${by.permission === void 0 ? "" : ` (${by.permission})`}${by.at === void 0 ? "" : ` at ${by.at}`}`;
-}
-function approvalWords(approval, approveWith, what = "policy") {
-  const how = approveWith.kind === "label" ? `the label "${approveWith.label}"` : `--approve ${what}`;
-  const applies = what === "policy" ? "the base branch's values apply and this check fails" : "these questions are scored under the base branch's gold";
-  const until = `until ${approveWith.kind === "label" ? `a maintainer with write access applies ${how}` : `it is run with ${how}`}, ${applies}`;
-  switch (approval.kind) {
-    case "approved":
-      return `Approved by ${approveWith.kind === "label" ? `${approverWords(approval.by)} with ${how}` : how}: the pull request's ${what === "policy" ? "values apply" : "gold applies"}.`;
-    case "none":
-      return `Not approved: ${until}.`;
-    case "not-trusted":
-      return `Not approved: ${how} was applied by ${approverWords(approval.by)}, and an approval takes write access or more; ${until}.`;
-    case "stale":
-      return `Not approved: ${how} was applied by ${approverWords(approval.by)}, before this comment showed these changes (a later push changed them); remove the label and apply it again to approve them.`;
-    case "no-comment":
-      return `Not approved: an approval needs the sticky comment that shows what it approves, and comments are off (comment: never); ${until}.`;
+// src/render/baseline-problem.ts
+function stepWords(problem) {
+  const { run, artifact, baseRef } = problem;
+  switch (problem.step) {
+    case "find-workflow":
+      return `look up the workflow of run ${run.id}, whose push runs hold artifact \`${artifact}\``;
+    case "list-runs":
+      return `list the successful push runs on \`${baseRef}\` of the workflow of run ${run.id}, which hold artifact \`${artifact}\``;
+    case "list-artifacts":
+      return `list the artifacts of run ${run.id}, looking for \`${artifact}\``;
+    case "download":
+      return `download artifact \`${artifact}\` of run ${run.id}`;
+    case "unpack":
+      return `unpack artifact \`${artifact}\` of run ${run.id}`;
+    case "read-results":
+      return `read the results in artifact \`${artifact}\` of run ${run.id}`;
   }
 }
-function gateChangesSection(view) {
-  if (view.changes.length === 0) return [];
-  const rows = view.changes.map((change) => [
-    text3(change.setting),
-    inert(sideText(change.base), VALUE_MAX_CHARS),
-    inert(sideText(change.head), VALUE_MAX_CHARS),
-    text3(EFFECT[change.direction])
-  ]);
+function whatWords(problem) {
+  const step = stepWords(problem);
+  switch (problem.kind) {
+    case "forbidden":
+      return `GitHub refused (403) to ${step}: the token may not read Actions`;
+    case "timeout":
+      return `GitHub did not answer within ${problem.timeoutSeconds} s (\`api-timeout-seconds\`) when asked to ${step}, retries included`;
+    case "api-failed":
+      return `GitHub failed to ${step}${problem.status === void 0 ? ", with no answer" : ` (HTTP ${problem.status})`}, retries included`;
+    case "corrupt-artifact":
+      return `artifact \`${problem.artifact}\` of run ${problem.run.id} is not a zip archive rag-gate will unpack`;
+    case "no-results-file":
+      return `artifact \`${problem.artifact}\` of run ${problem.run.id} holds no results file (no .jsonl, .ndjson or .json file but the run history)`;
+    case "invalid-results":
+      return `the results in artifact \`${problem.artifact}\` of run ${problem.run.id} do not validate`;
+  }
+}
+function fixWords(problem) {
+  switch (problem.kind) {
+    case "forbidden":
+      return "add `actions: read` under `permissions:` in the workflow (or job) that runs rag-gate";
+    case "timeout":
+      return "re-run this job, or raise `api-timeout-seconds` if GitHub is merely slow (a large artifact)";
+    case "api-failed":
+      return "re-run this job";
+    case "corrupt-artifact":
+      return `re-run the base branch's workflow (run ${problem.run.id}) so that it uploads the artifact again`;
+    case "no-results-file":
+      return `in the base branch's workflow, upload the results file under the artifact name \`${problem.artifact}\` (actions/upload-artifact with \`name: ${problem.artifact}\` and \`path:\` the results file), then re-run it (run ${problem.run.id})`;
+    case "invalid-results":
+      return `fix the results the base branch writes and re-run its workflow (run ${problem.run.id}); base results get the same checks as yours`;
+  }
+}
+var plain = (words) => words.replaceAll("`", "");
+var detailLabel = (problem) => problem.kind === "invalid-results" ? "Problems:" : problem.kind === "no-results-file" ? "It holds:" : "Detail:";
+function baselineProblemText(problem) {
+  return `could not read the base branch's results: ${plain(whatWords(problem))} (run ${problem.run.url}). Fix: ${plain(fixWords(problem))}.
+${detailLabel(problem)} ${problem.detail}`;
+}
+function baselineProblemBrief(problem) {
+  switch (problem.kind) {
+    case "forbidden":
+      return "could not read the baseline: the token needs actions: read";
+    case "timeout":
+      return "could not read the baseline: GitHub did not answer in time";
+    case "api-failed":
+      return `could not read the baseline: GitHub failed${problem.status === void 0 ? "" : ` (HTTP ${problem.status})`}`;
+    case "corrupt-artifact":
+      return `could not read the baseline: artifact ${problem.artifact} of run ${problem.run.id} is not a valid zip`;
+    case "no-results-file":
+      return `could not read the baseline: artifact ${problem.artifact} of run ${problem.run.id} holds no results file`;
+    case "invalid-results":
+      return `could not read the baseline: the results in artifact ${problem.artifact} of run ${problem.run.id} do not validate`;
+  }
+}
+var DETAIL_LINES_SHOWN = 5;
+var DETAIL_LINE_MAX_CHARS = 300;
+function baselineProblemContent(problem) {
+  const lines = problem.detail.split("\n").filter((line) => line.trim() !== "");
+  const shown = lines.slice(0, DETAIL_LINES_SHOWN).flatMap((line, index) => [...index > 0 ? [{ type: "break" }] : [], inert(line, DETAIL_LINE_MAX_CHARS)]);
+  const more = lines.length - DETAIL_LINES_SHOWN;
+  const what = whatWords(problem);
+  const run = { type: "link", url: problem.run.url, children: [text3(`run ${problem.run.id}`)] };
   return [
-    paragraph2(strong2(text3("This pull request changes the gate."))),
-    table([text3("setting"), text3("base branch"), text3("this pull request"), text3("effect")], rows),
-    paragraph2(text3(needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."))
+    paragraph2(...annotated(`${what.charAt(0).toUpperCase()}${what.slice(1)}`), text3(" ("), run, text3(").")),
+    paragraph2(text3(`${detailLabel(problem)} `), ...shown, ...more > 0 ? [text3(` \u2026 and ${more} more in the job log`)] : []),
+    paragraph2(...annotated(`Fix: ${fixWords(problem)}.`))
   ];
 }
-function gateChangesText(view) {
-  if (view.changes.length === 0) return "";
-  const lines = view.changes.map(
-    (change) => `  ${change.setting}: ${inertText(sideText(change.base), VALUE_MAX_CHARS)} \u2192 ${inertText(sideText(change.head), VALUE_MAX_CHARS)} (${EFFECT[change.direction]})`
-  );
-  return `This pull request changes the gate:
-${lines.join("\n")}
-${needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."}
-`;
-}
-var GOLD_ROWS = 20;
-var GOLD_MAX_CHARS = 120;
-function goldWords(gold) {
-  const relevant = Object.entries(gold.relevant_ids).map(([id2, grade2]) => grade2 === 1 ? id2 : `${id2} (${grade2})`);
-  return [
-    ...relevant.length > 0 ? [`relevant ${relevant.join(", ")}`] : [],
-    ...gold.expected_answer === void 0 ? [] : [`expected "${gold.expected_answer}"`],
-    ...gold.answerable === false ? ["unanswerable"] : []
-  ].join("; ");
-}
-var SCORED = {
-  head: "the pull request's gold",
-  base: "the base's gold",
-  lost: "failed: cannot be re-scored under the base's gold"
-};
-var scoredWords = (change) => change.changesOutcome ? SCORED[change.scoredUnder] : `${SCORED[change.scoredUnder]} (no gated outcome changes)`;
-function goldChangesSection(changes, approval) {
-  if (changes.length === 0) return [];
-  const rows = changes.slice(0, GOLD_ROWS).map((change) => [
-    inert(change.id, 80),
-    inert(goldWords(change.base), GOLD_MAX_CHARS),
-    inert(goldWords(change.head), GOLD_MAX_CHARS),
-    text3(scoredWords(change))
-  ]);
-  const more = changes.length - GOLD_ROWS;
-  const moving = changes.some((change) => change.changesOutcome);
-  return [
-    paragraph2(strong2(text3(`The pull request changes the gold of ${changes.length} question${changes.length === 1 ? "" : "s"}.`))),
-    table([text3("question"), text3("base gold"), text3("pull request gold"), text3("scored under")], rows),
-    ...more > 0 ? [paragraph2(text3(`\u2026 and ${more} more; see the full JSON (goldChanges).`))] : [],
-    ...moving && approval !== void 0 ? [paragraph2(text3(approvalWords(approval.approval, approval.approveWith, "gold")))] : []
-  ];
-}
-function goldChangesText(changes, approval) {
-  if (changes.length === 0) return "";
-  const lines = changes.slice(0, GOLD_ROWS).map(
-    (change) => `  ${inertText(change.id, 80)}: ${inertText(goldWords(change.base), GOLD_MAX_CHARS)} \u2192 ${inertText(goldWords(change.head), GOLD_MAX_CHARS)} (scored under ${scoredWords(change)})`
-  );
-  if (changes.length > GOLD_ROWS) lines.push(`  \u2026 and ${changes.length - GOLD_ROWS} more`);
-  const moving = changes.some((change) => change.changesOutcome);
-  return `The pull request changes the gold of ${changes.length} question${changes.length === 1 ? "" : "s"}:
-${lines.join("\n")}
-${moving && approval !== void 0 ? `${approvalWords(approval.approval, approval.approveWith, "gold")}
-` : ""}`;
-}
 
-// src/render/compare-json.ts
+// src/render/markdown.ts
 init_entry_url();
 
-// src/render/eval-json.ts
+// src/render/fit.ts
 init_entry_url();
-
-// src/render/scoring-words.ts
-init_entry_url();
-function correctnessWords(rule) {
-  switch (rule.kind) {
-    case "contains":
-      return "expected answer contained in the answer";
-    case "exact":
-      return "answer equal to the expected answer";
-    case "f1":
-      return `token F1 with the expected answer at least ${rule.threshold}`;
-  }
-}
-var REFUSAL_DETECTOR_WORDS = `the text refusal detector (an empty answer, or a refusal phrase such as "I don't know" from the start of a word in its first ${REFUSAL_PREFIX_CHARS} characters)`;
-function contextMatchWords(rule) {
-  return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
-}
-function scoringLines(provenance, questions2, rules) {
-  const lines = [];
-  const foreign = provenance.formats.filter((format) => format !== "jsonl" && format !== "json-array");
-  if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join("; and as ")}`);
-  if (provenance.correctByRule > 0) {
-    lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural2(provenance.correctByRule, "question")} without a correct field)`);
-  }
-  if (provenance.refusedByDetector > 0) {
-    lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural2(provenance.refusedByDetector, "question")} without a refused field)`);
-  }
-  if (provenance.idsFromQuestion > 0) {
-    const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
-    lines.push(`ids derived from question text for ${of}`);
-  }
-  if (provenance.retrievalByText > 0) {
-    lines.push(`retrieval matched by text for ${plural2(provenance.retrievalByText, "question")}: ${contextMatchWords(rules.contextMatch)}`);
-  }
-  const scores = Object.keys(provenance.scores);
-  if (scores.length > 0) lines.push(`scores from the results, ${SCORE_NOT_CALIBRATED}: ${scores.join(", ")}`);
-  return lines;
-}
-function comparisonScoringLines(comparison, rules) {
-  const { base, head } = comparison.provenance;
-  const scores = { ...base.scores, ...head.scores };
-  const most = (key) => Math.max(base[key], head[key]);
-  const provenance = {
-    idsFromQuestion: most("idsFromQuestion"),
-    retrievalByText: most("retrievalByText"),
-    correctByRule: most("correctByRule"),
-    refusedByDetector: most("refusedByDetector"),
-    formats: [.../* @__PURE__ */ new Set([...base.formats, ...head.formats])],
-    scores
+function largestFitting(shown, render2, maxLength, guess2 = 0) {
+  let fitting;
+  let over = { count: shown, text: "" };
+  const tryCount = (count2) => {
+    const text4 = render2(count2);
+    if (text4.length <= maxLength) fitting = { count: count2, text: text4 };
+    else over = { count: count2, text: text4 };
+    return text4.length <= maxLength;
   };
-  return scoringLines(provenance, void 0, rules);
-}
-
-// src/render/repeats-words.ts
-init_entry_url();
-var LISTED_FLAKY = 20;
-var PASS_K_DEFINITION = "pass@k: the chance that at least one of k runs of a question passes; pass^k: that all k pass (unbiased estimates from each question\u2019s c passes in n runs, averaged over questions; k is the fewest runs of any question)";
-function runsPerQuestionText(runsPerQuestion) {
-  return Object.entries(runsPerQuestion).sort(([a], [b]) => Number(b) - Number(a)).map(([runs, questions2]) => `${runs} run${runs === "1" ? "" : "s"} \xD7 ${questions2} question${questions2 === 1 ? "" : "s"}`).join(", ");
-}
-function passCountsText(outcomes) {
-  return Object.entries(outcomes).map(([metric, { passes, runs }]) => `${metric} ${passes}/${runs}`).join(", ");
-}
-function repeatsText(repeats) {
-  const lines = [`Repeated runs: ${repeats.records} records of ${repeats.questions} questions (${runsPerQuestionText(repeats.runsPerQuestion)})`];
-  if (repeats.outcomes.length > 0) {
-    lines.push(
-      textTable([
-        ["outcome", "flaky", "flaky rate", "k", "pass@k", "pass^k"],
-        ...repeats.outcomes.map((o) => [o.metric, `${o.flaky}/${o.repeated}`, fixed3(o.flakyRate), String(o.k), fixed3(o.passAtK), fixed3(o.passHatK)])
-      ]),
-      `  A question is flaky when its outcome differs across its runs. ${PASS_K_DEFINITION}.`
-    );
+  const start = Math.min(Math.max(guess2, 0), shown - 1);
+  if (tryCount(start)) {
+    for (let step = 1; start + step < over.count && tryCount(start + step); step *= 2) ;
+  } else {
+    for (let step = 1; start - step >= 0 && !tryCount(start - step); step *= 2) ;
+    if (fitting === void 0 && (over.count === 0 || !tryCount(0))) return { fits: false, textAtZero: over.text };
   }
-  const flaky = repeats.flakyQuestions;
-  if (flaky.length > 0) {
-    const rows = flaky.slice(0, LISTED_FLAKY).map((q) => [q.id, passCountsText(q.outcomes), q.question.replace(/\s+/g, " ").slice(0, 80)]);
-    const more = flaky.length > LISTED_FLAKY ? `
-  \u2026 and ${flaky.length - LISTED_FLAKY} more (all in --json)` : "";
-    lines.push(`Flaky questions (passes/runs)
-${textTable([["id", "passes", "question"], ...rows])}${more}`);
+  let lo = fitting;
+  while (over.count - lo.count > 1) {
+    const mid = Math.floor((lo.count + over.count) / 2);
+    if (tryCount(mid)) lo = fitting;
   }
-  return lines.join("\n");
+  return { fits: true, count: lo.count, text: lo.text };
 }
-function rateMovementWords(rates) {
-  if (rates.noise === null) return `${rates.broken} broken, ${rates.fixed} fixed (questions whose pass rate fell or rose)`;
-  const { noise } = rates;
-  return `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected (questions whose pass rate fell or rose; noise: each question's runs dealt at random between base and head, over the ${noise.questions} question${noise.questions === 1 ? "" : "s"} base ran at least twice)`;
-}
-function correctRunsWords(runs) {
-  return `correct in ${runs.head.passes}/${runs.head.runs} head runs vs ${runs.base.passes}/${runs.base.runs} base runs`;
-}
-var RATE_TEST_NAME = "sign-flip randomization on pass rates";
-function flakyRateWords(repeats) {
-  const rates = repeats.outcomes.filter((o) => o.repeated > 0).map((o) => `${o.flaky} of ${o.repeated} on ${o.metric} (${fixed3(o.flakyRate)})`);
-  return rates.length === 0 ? "no question ran twice" : `flaky questions: ${rates.join(", ")}`;
-}
-
-// src/render/eval-json.ts
-function evalJson(summary, config2) {
-  const metrics = {};
-  for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
-  return {
-    questions: summary.questions,
-    metrics,
-    details: summary.metrics,
-    excluded: summary.excluded,
-    decomposition: summary.decomposition,
-    judgeAgreement: summary.judgeAgreement,
-    byTag: summary.byTag,
-    provenance: summary.provenance,
-    scoring: scoringLines(summary.provenance, summary.questions, config2),
-    warnings: summary.warnings,
-    ...summary.repeats === void 0 ? {} : { repeats: { ...summary.repeats, definitions: { passAtK: PASS_K_DEFINITION } } },
-    config: {
-      retrievalOk: config2.retrievalOk.name,
-      correct: formatCorrectnessRule(config2.correctness),
-      contextMatch: formatContextMatchRule(config2.contextMatch)
+function fitLists(order, limits, maxLength, renders) {
+  const { render: render2, atLeast, guess: guess2 } = renders;
+  let best = limits;
+  let rendered = atLeast(best) > maxLength ? void 0 : render2(best);
+  if (rendered !== void 0 && rendered.length <= maxLength) return rendered;
+  for (const key of order) {
+    const at = (count2) => ({ ...best, [key]: count2 });
+    let shown = best[key];
+    while (shown > 0 && atLeast(at(shown - 1)) > maxLength) shown--;
+    if (shown < best[key] || rendered === void 0) {
+      rendered = shown > 0 ? render2(at(--shown)) : void 0;
+      if (rendered !== void 0 && rendered.length <= maxLength) return rendered;
     }
-  };
-}
-
-// src/render/history.ts
-init_entry_url();
-
-// src/core/history/history.ts
-init_entry_url();
-var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
-function series(history, metric, last) {
-  return history.runs.flatMap((run) => run.metrics[metric] === void 0 ? [] : [{ commit: run.commit, value: run.metrics[metric].value }]).slice(-last);
-}
-function linearTrend(values) {
-  const n = values.length;
-  if (n < 3) return null;
-  const meanX = (n - 1) / 2;
-  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
-  let sxx = 0;
-  let sxy = 0;
-  values.forEach((y, x) => {
-    sxx += (x - meanX) ** 2;
-    sxy += (x - meanX) * (y - meanY);
-  });
-  const slope = sxy / sxx;
-  let residuals = 0;
-  values.forEach((y, x) => residuals += (y - (meanY + slope * (x - meanX))) ** 2);
-  const se = Math.sqrt(residuals / (n - 2) / sxx);
-  const half = (0, import_stats_base_dists_t_quantile2.default)(0.975, n - 2) * se;
-  const ci = [slope - half, slope + half];
-  const flat = Math.abs(slope) < 1e-12;
-  return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
-}
-
-// src/render/history.ts
-var TREND_RUNS = 10;
-var TREND_METRICS = ["retrieval_ok", "correct"];
-var short = (commit) => commit.slice(0, 7);
-function metricWords(metric, rule) {
-  return metric === "retrieval_ok" ? `retrieval ok (${rule})` : testSubject(metric, rule);
-}
-function changeWords(trend) {
-  const points3 = Math.abs(trend.change * 100).toFixed(1);
-  if (points3 === "0.0") return `has held steady over the last ${trend.points} runs`;
-  return `has ${trend.change < 0 ? "fallen" : "risen"} ${points3} points over the last ${trend.points} runs`;
-}
-function trendReading(metric, trend, rule) {
-  const words = metricWords(metric, rule);
-  const slope = `least-squares slope ${formatPoints(trend.slope)} points a run, 95% CI ${formatPoints(trend.ci[0])} to ${formatPoints(trend.ci[1])}`;
-  const verdict = trend.significant ? trend.slope < 0 ? "a significant decline" : "a significant rise" : "no significant trend";
-  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${changeWords(trend)} (${slope}): ${verdict}.`;
-}
-function formatPoints(value2) {
-  const text4 = Math.abs(value2 * 100).toFixed(2);
-  return value2 < 0 && Number(text4) !== 0 ? `\u2212${text4}` : text4;
-}
-function trendPoints(history, metric, head, last = TREND_RUNS) {
-  const base = series(history, metric, last).map((point) => ({ label: short(point.commit), value: point.value }));
-  return head === void 0 ? base : [...base, { label: "PR", value: head }];
-}
-var axisLabel = (label2) => /^[A-Za-z0-9_]+$/.test(label2) ? label2 : `"${label2.replace(/["\\]/g, "")}"`;
-function mermaidChart(title, points3) {
-  const values = points3.map((point) => point.value * 100);
-  const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
-  const high = Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5);
-  return {
-    type: "code",
-    lang: "mermaid",
-    value: [
-      "xychart-beta",
-      `  title "${title.replaceAll('"', "'")}"`,
-      `  x-axis [${points3.map((point) => axisLabel(point.label)).join(", ")}]`,
-      `  y-axis "%" ${low} --> ${high}`,
-      `  line [${values.map((value2) => value2.toFixed(1)).join(", ")}]`
-    ].join("\n")
-  };
-}
-function metricTrends(history, head) {
-  return TREND_METRICS.flatMap((metric) => {
-    const points3 = trendPoints(history, metric, head[metric]);
-    if (points3.length < 2) return [];
-    return [{ metric, points: points3, baseRuns: points3.length - (head[metric] === void 0 ? 0 : 1), trend: linearTrend(points3.map((point) => point.value)) }];
-  });
-}
-function trendSection(history, head, rule) {
-  return metricTrends(history, head).flatMap(({ metric, points: points3, baseRuns, trend }) => [
-    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points3.length ? " and this PR" : ""}`, points3),
-    ...trend === null ? [] : [paragraph2(...prose(trendReading(metric, trend, rule)))]
-  ]);
-}
-function trendJson(history, head, rule) {
-  return metricTrends(history, head).map((item) => ({ ...item, reading: item.trend === null ? null : trendReading(item.metric, item.trend, rule) }));
-}
-function historyText(history, metrics) {
-  const header = ["commit", "date", "n", ...metrics];
-  const rows = history.runs.map((run) => [
-    short(run.commit),
-    run.date.slice(0, 10),
-    String(run.n),
-    ...metrics.map((metric) => {
-      const value2 = run.metrics[metric];
-      if (value2 === void 0) return "\u2014";
-      return value2.ci === void 0 ? value2.value.toFixed(3) : `${value2.value.toFixed(3)} [${value2.ci[0].toFixed(3)}, ${value2.ci[1].toFixed(3)}]`;
-    })
-  ]);
-  return textTable([header, ...rows]);
-}
-var SVG_WIDTH = 800;
-var SVG_HEIGHT = 320;
-var COLORS = ["#0969da", "#cf222e", "#1a7f37", "#8250df"];
-function historySvg(history, metrics, title) {
-  const left = 50;
-  const right = 160;
-  const top = 40;
-  const bottom = 50;
-  const width = SVG_WIDTH - left - right;
-  const height = SVG_HEIGHT - top - bottom;
-  const runs = history.runs;
-  const x = (i) => left + (runs.length <= 1 ? width / 2 : i * width / (runs.length - 1));
-  const y = (value2) => top + (1 - value2) * height;
-  const escape2 = (text4) => text4.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${SVG_WIDTH}" height="${SVG_HEIGHT}" viewBox="0 0 ${SVG_WIDTH} ${SVG_HEIGHT}" font-family="sans-serif" font-size="12">`,
-    `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="${left}" y="24" font-size="15">${escape2(title)}</text>`
-  ];
-  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    parts.push(`<line x1="${left}" x2="${left + width}" y1="${y(tick)}" y2="${y(tick)}" stroke="#d0d7de"/>`);
-    parts.push(`<text x="${left - 8}" y="${y(tick) + 4}" text-anchor="end">${tick.toFixed(2)}</text>`);
-  }
-  runs.forEach((run, i) => {
-    if (runs.length <= 12 || i % Math.ceil(runs.length / 12) === 0 || i === runs.length - 1) {
-      parts.push(`<text x="${x(i)}" y="${top + height + 18}" text-anchor="middle" font-family="monospace" font-size="10">${escape2(short(run.commit))}</text>`);
+    if (rendered !== void 0 && shown > 0) {
+      const fitted = largestFitting(shown, (count2) => render2(at(count2)), maxLength, guess2(key, shown, rendered.length - maxLength));
+      if (fitted.fits) return fitted.text;
+      rendered = fitted.textAtZero;
     }
-  });
-  metrics.forEach((metric, m) => {
-    const color2 = COLORS[m % COLORS.length];
-    const points3 = runs.flatMap((run, i) => run.metrics[metric] === void 0 ? [] : [[x(i), y(run.metrics[metric].value)]]);
-    if (points3.length === 0) return;
-    parts.push(
-      `<polyline fill="none" stroke="${color2}" stroke-width="2" points="${points3.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`
-    );
-    for (const [px, py] of points3) parts.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${color2}"/>`);
-    parts.push(`<rect x="${left + width + 16}" y="${top + m * 20}" width="12" height="12" fill="${color2}"/>`);
-    parts.push(`<text x="${left + width + 34}" y="${top + m * 20 + 11}">${escape2(metric)}</text>`);
-  });
-  parts.push("</svg>");
-  return `${parts.join("\n")}
-`;
-}
-
-// src/render/compare-json.ts
-function comparisonReport(run, config2, baseline, trend) {
-  const { comparison } = run;
-  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
-  return {
-    ...comparison,
-    lostOutcomes: comparison.lostOutcomes.map((lost) => ({ ...lost, message: lostOutcomeText(lost) })),
-    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
-    warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
-    judges: comparison.judges.map((status) => ({
-      ...status,
-      judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) }))
-    })),
-    baseline,
-    head: evalJson(run.head, config2.eval),
-    ...trend === void 0 ? {} : { trend: trendJson(trend.history, trend.head, config2.eval.retrievalOk.name) }
-  };
+    best = at(0);
+  }
+  return rendered ?? render2(best);
 }
 
 // src/render/compare-text.ts
 init_entry_url();
-
-// src/render/holdout.ts
-init_entry_url();
-
-// src/core/holdout/gap.ts
-init_entry_url();
-
-// src/core/stats/two-proportions.ts
-init_entry_url();
-var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
-function newcombeInterval({ count1, n1, count2, n2 }) {
-  if (n1 === 0 || n2 === 0) return [-1, 1];
-  const p1 = count1 / n1;
-  const p2 = count2 / n2;
-  const [l1, u1] = wilsonInterval(count1, n1);
-  const [l2, u2] = wilsonInterval(count2, n2);
-  const d = p1 - p2;
-  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
-}
-function twoProportionTest({ count1, n1, count2, n2 }) {
-  if (n1 === 0 || n2 === 0) return { z: 0, pValue: 1, upperPValue: 1 };
-  const pooled = (count1 + count2) / (n1 + n2);
-  const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
-  const z3 = se === 0 ? 0 : (count1 / n1 - count2 / n2) / se;
-  const pValue = z3 === 0 ? 1 : (0, import_math_base_special_gammainc2.default)(z3 * z3 / 2, 0.5, true, true);
-  return { z: z3, pValue, upperPValue: z3 > 0 ? pValue / 2 : 1 - pValue / 2 };
-}
-
-// src/core/holdout/gap.ts
-var EXPECTED_GAP = { low: 0.03, high: 0.08 };
-var Z952 = 1.959963984540054;
-var PROPORTIONS = ["correct", "retrieval_ok"];
-function proportionGap(metric, values, dev, held) {
-  const tally = (rows) => {
-    let n = 0;
-    let count2 = 0;
-    for (const row of rows) {
-      const value2 = values[row];
-      if (Number.isNaN(value2)) continue;
-      n++;
-      if (value2 === 1) count2++;
-    }
-    return { n, count: count2 };
-  };
-  const d = tally(dev);
-  const h = tally(held);
-  const part = ({ n, count: count2 }) => ({ value: n === 0 ? null : count2 / n, n });
-  const both = d.n > 0 && h.n > 0;
-  return {
-    metric,
-    kind: "proportion",
-    development: part(d),
-    holdout: part(h),
-    gap: both ? d.count / d.n - h.count / h.n : null,
-    ci: both ? newcombeInterval({ count1: d.count, n1: d.n, count2: h.count, n2: h.n }) : null
-  };
-}
-function meanGap(metric, values, dev, held) {
-  const moments = (rows) => {
-    const kept = rows.map((row) => values[row]).filter((value2) => !Number.isNaN(value2));
-    const n = kept.length;
-    const mean3 = n === 0 ? 0 : kept.reduce((sum, value2) => sum + value2, 0) / n;
-    const variance = n < 2 ? 0 : kept.reduce((sum, value2) => sum + (value2 - mean3) ** 2, 0) / (n - 1);
-    return { n, mean: mean3, variance };
-  };
-  const d = moments(dev);
-  const h = moments(held);
-  const both = d.n > 0 && h.n > 0;
-  const gap = d.mean - h.mean;
-  const half = Z952 * Math.sqrt(d.variance / Math.max(1, d.n) + h.variance / Math.max(1, h.n));
-  return {
-    metric,
-    kind: "mean",
-    development: { value: d.n === 0 ? null : d.mean, n: d.n },
-    holdout: { value: h.n === 0 ? null : h.mean, n: h.n },
-    gap: both ? gap : null,
-    ci: both ? [gap - half, gap + half] : null
-  };
-}
-var band = (gap) => gap < EXPECTED_GAP.low ? "small" : gap <= EXPECTED_GAP.high ? "expected" : "overfit";
-function readGap(gap, ci) {
-  const kind = band(gap);
-  return { kind, certain: band(ci[0]) === kind && band(ci[1]) === kind };
-}
-function evaluateHoldout(run, split, gradedMetrics) {
-  const dev = [];
-  const held = [];
-  const unassigned = [];
-  const present = /* @__PURE__ */ new Set();
-  run.ids.forEach((id2, row) => {
-    present.add(id2);
-    if (split.holdout.has(id2)) held.push(row);
-    else if (split.development.has(id2)) dev.push(row);
-    else unassigned.push(id2);
-  });
-  const holdoutMissing = [...split.holdout].filter((id2) => !present.has(id2));
-  const carried = (name) => run.columns.has(name);
-  const metrics = [
-    ...PROPORTIONS.filter(carried).map((name) => proportionGap(name, column(run, name), dev, held)),
-    ...gradedMetrics.filter(carried).map((name) => meanGap(name, column(run, name), dev, held))
-  ];
-  const headline = metrics.find((metric) => metric.kind === "proportion" && metric.gap !== null) ?? null;
-  return {
-    development: dev.length,
-    holdout: held.length,
-    unassigned,
-    holdoutMissing,
-    metrics,
-    headline,
-    reading: headline === null ? null : readGap(headline.gap, headline.ci)
-  };
-}
-
-// src/render/holdout.ts
-function holdoutLeftOutText(count2) {
-  return `${plural2(count2, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
-}
-var percent3 = (share2) => `${(share2 * 100).toFixed(1)}%`;
-var points = (share2) => {
-  const text4 = Math.abs(share2 * 100).toFixed(1);
-  return share2 < 0 && text4 !== "0.0" ? `\u2212${text4}` : text4;
-};
-function sizeRow(name, size) {
-  return [name, String(size.questions), String(size.holdout), String(size.development), percent3(size.share)];
-}
-function renderSplitText(file2, sizes, drawn) {
-  const how = drawn.rotated ? "drawn anew (--rotate): a fresh holdout, never looked at" : drawn.kept > 0 ? `${plural2(drawn.kept, "question")} kept on their side, ${plural2(drawn.added, "new question")} assigned, ${plural2(drawn.dropped, "question")} no longer in the golden set dropped` : "drawn";
-  const rows = [
-    ["tag", "questions", "holdout", "development", "holdout share"],
-    sizeRow("(all)", sizes.overall),
-    ...Object.entries(sizes.byTag).map(([tag, size]) => sizeRow(tag, size)),
-    ...sizes.untagged === null || Object.keys(sizes.byTag).length === 0 ? [] : [sizeRow("(untagged)", sizes.untagged)]
-  ];
-  return `rag-gate split: ${inertText(file2, 200)}: ${how}; target holdout share ${percent3(drawn.share)}
-${textTable(rows)}
-`;
-}
-function gapReadingText(metric, reading) {
-  const gap = metric.gap;
-  const [low, high] = metric.ci;
-  const band2 = `${EXPECTED_GAP.low * 100}\u2013${EXPECTED_GAP.high * 100} points`;
-  const direction = gap >= 0 ? `${points(gap)} points lower` : `${points(-gap)} points higher`;
-  const measured = `${metricLabel(metric.metric)} is ${direction} on the holdout than on the development questions (gap ${points(gap)} points, 95% CI ${points(low)} to ${points(high)})`;
-  const unsure = reading.certain ? "" : "; the interval reaches beyond this band, so more holdout questions would be needed to be sure";
-  switch (reading.kind) {
-    case "small":
-      return `${measured}: less than the ${band2} the reference expects, no sign that the pipeline was fitted to the development questions${unsure}.`;
-    case "expected":
-      return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
-    case "overfit":
-      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
-  }
-}
-function metricLabel(metric) {
-  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
-}
-function ledgerText(status) {
-  if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";
-  return `The holdout has been looked at ${plural2(status.looks, "time")} (for ${plural2(status.looks, "commit")}) since it was drawn: it is no longer a clean holdout, since what was learnt from each look leaks into the pipeline. Draw a new one with rag-gate split --rotate.`;
-}
-function gapRows(evaluation2) {
-  return evaluation2.metrics.map((metric) => [
-    metric.metric,
-    fixed3(metric.development.value),
-    fixed3(metric.holdout.value),
-    metric.gap === null ? "" : formatDelta(metric.gap),
-    metric.ci === null ? "" : `[${formatDelta(metric.ci[0])}, ${formatDelta(metric.ci[1])}]`,
-    `${metric.development.n}/${metric.holdout.n}`
-  ]);
-}
-function notes(evaluation2) {
-  return [
-    evaluation2.holdoutMissing.length > 0 ? `${plural2(evaluation2.holdoutMissing.length, "holdout question")} missing from the results: the gap is measured without them.` : "",
-    evaluation2.unassigned.length > 0 ? `${plural2(evaluation2.unassigned.length, "question")} in the results but not in the holdout file (added to the golden set since the split) left out; run rag-gate split to assign them.` : "",
-    evaluation2.headline === null ? "No question carries correct or retrieval_ok on both sides: there is no gap to read." : ""
-  ].filter(Boolean);
-}
-function renderHoldoutText(files, evaluation2, ledger) {
-  const sections = [
-    `rag-gate holdout: ${inertText(files, 400)}: ${plural2(evaluation2.development, "development question")}, ${plural2(evaluation2.holdout, "holdout question")}`
-  ];
-  if (evaluation2.headline !== null && evaluation2.reading !== null) sections.push(gapReadingText(evaluation2.headline, evaluation2.reading));
-  if (evaluation2.metrics.length > 0)
-    sections.push(
-      `Gap = development \u2212 holdout
-${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation2)])}`
-    );
-  sections.push(...notes(evaluation2), ledgerText(ledger));
-  return `${sections.join("\n\n")}
-`;
-}
-function holdoutJson(look) {
-  const { evaluation: evaluation2, ledger, entry } = look;
-  return {
-    ...evaluation2,
-    reading: evaluation2.reading === null || evaluation2.headline === null ? null : { ...evaluation2.reading, metric: evaluation2.headline.metric, message: gapReadingText(evaluation2.headline, evaluation2.reading) },
-    expectedGap: EXPECTED_GAP,
-    ledger: { looks: ledger.looks, clean: ledger.clean, earlier: ledger.earlier, message: ledgerText(ledger) },
-    entry
-  };
-}
-
-// src/render/compare-text.ts
 function mcnemarSentence(test) {
   const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : test.decidedBy === "mid-p" ? `${test.discordant} discordant < 25, so the mid-p binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
   const midP = test.decidedBy === "mid-p" ? `, mid-p ${formatP(test.midPValue)}` : "";
@@ -57832,55 +57744,257 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
-// src/render/markdown.ts
+// src/render/history.ts
 init_entry_url();
 
-// src/render/fit.ts
+// src/core/history/history.ts
 init_entry_url();
-function largestFitting(shown, render2, maxLength, guess2 = 0) {
-  let fitting;
-  let over = { count: shown, text: "" };
-  const tryCount = (count2) => {
-    const text4 = render2(count2);
-    if (text4.length <= maxLength) fitting = { count: count2, text: text4 };
-    else over = { count: count2, text: text4 };
-    return text4.length <= maxLength;
-  };
-  const start = Math.min(Math.max(guess2, 0), shown - 1);
-  if (tryCount(start)) {
-    for (let step = 1; start + step < over.count && tryCount(start + step); step *= 2) ;
-  } else {
-    for (let step = 1; start - step >= 0 && !tryCount(start - step); step *= 2) ;
-    if (fitting === void 0 && (over.count === 0 || !tryCount(0))) return { fits: false, textAtZero: over.text };
-  }
-  let lo = fitting;
-  while (over.count - lo.count > 1) {
-    const mid = Math.floor((lo.count + over.count) / 2);
-    if (tryCount(mid)) lo = fitting;
-  }
-  return { fits: true, count: lo.count, text: lo.text };
+var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
+function series(history, metric, last) {
+  return history.runs.flatMap((run) => run.metrics[metric] === void 0 ? [] : [{ commit: run.commit, value: run.metrics[metric].value }]).slice(-last);
 }
-function fitLists(order, limits, maxLength, renders) {
-  const { render: render2, atLeast, guess: guess2 } = renders;
-  let best = limits;
-  let rendered = atLeast(best) > maxLength ? void 0 : render2(best);
-  if (rendered !== void 0 && rendered.length <= maxLength) return rendered;
-  for (const key of order) {
-    const at = (count2) => ({ ...best, [key]: count2 });
-    let shown = best[key];
-    while (shown > 0 && atLeast(at(shown - 1)) > maxLength) shown--;
-    if (shown < best[key] || rendered === void 0) {
-      rendered = shown > 0 ? render2(at(--shown)) : void 0;
-      if (rendered !== void 0 && rendered.length <= maxLength) return rendered;
-    }
-    if (rendered !== void 0 && shown > 0) {
-      const fitted = largestFitting(shown, (count2) => render2(at(count2)), maxLength, guess2(key, shown, rendered.length - maxLength));
-      if (fitted.fits) return fitted.text;
-      rendered = fitted.textAtZero;
-    }
-    best = at(0);
+function linearTrend(values) {
+  const n = values.length;
+  if (n < 3) return null;
+  const meanX = (n - 1) / 2;
+  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  values.forEach((y, x) => {
+    sxx += (x - meanX) ** 2;
+    sxy += (x - meanX) * (y - meanY);
+  });
+  const slope = sxy / sxx;
+  let residuals = 0;
+  values.forEach((y, x) => residuals += (y - (meanY + slope * (x - meanX))) ** 2);
+  const se = Math.sqrt(residuals / (n - 2) / sxx);
+  const half = (0, import_stats_base_dists_t_quantile2.default)(0.975, n - 2) * se;
+  const ci = [slope - half, slope + half];
+  const flat = Math.abs(slope) < 1e-12;
+  return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
+}
+
+// src/render/history.ts
+var TREND_RUNS = 10;
+var TREND_METRICS = ["retrieval_ok", "correct"];
+var short = (commit) => commit.slice(0, 7);
+function metricWords(metric, rule) {
+  return metric === "retrieval_ok" ? `retrieval ok (${rule})` : testSubject(metric, rule);
+}
+function changeWords(trend) {
+  const points3 = Math.abs(trend.change * 100).toFixed(1);
+  if (points3 === "0.0") return `has held steady over the last ${trend.points} runs`;
+  return `has ${trend.change < 0 ? "fallen" : "risen"} ${points3} points over the last ${trend.points} runs`;
+}
+function trendReading(metric, trend, rule) {
+  const words = metricWords(metric, rule);
+  const slope = `least-squares slope ${formatPoints(trend.slope)} points a run, 95% CI ${formatPoints(trend.ci[0])} to ${formatPoints(trend.ci[1])}`;
+  const verdict = trend.significant ? trend.slope < 0 ? "a significant decline" : "a significant rise" : "no significant trend";
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${changeWords(trend)} (${slope}): ${verdict}.`;
+}
+function formatPoints(value2) {
+  const text4 = Math.abs(value2 * 100).toFixed(2);
+  return value2 < 0 && Number(text4) !== 0 ? `\u2212${text4}` : text4;
+}
+function trendPoints(history, metric, head, last = TREND_RUNS) {
+  const base = series(history, metric, last).map((point) => ({ label: short(point.commit), value: point.value }));
+  return head === void 0 ? base : [...base, { label: "PR", value: head }];
+}
+var axisLabel = (label2) => /^[A-Za-z0-9_]+$/.test(label2) ? label2 : `"${label2.replace(/["\\]/g, "")}"`;
+function mermaidChart(title, points3) {
+  const values = points3.map((point) => point.value * 100);
+  const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
+  const high = Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5);
+  return {
+    type: "code",
+    lang: "mermaid",
+    value: [
+      "xychart-beta",
+      `  title "${title.replaceAll('"', "'")}"`,
+      `  x-axis [${points3.map((point) => axisLabel(point.label)).join(", ")}]`,
+      `  y-axis "%" ${low} --> ${high}`,
+      `  line [${values.map((value2) => value2.toFixed(1)).join(", ")}]`
+    ].join("\n")
+  };
+}
+function metricTrends(history, head) {
+  return TREND_METRICS.flatMap((metric) => {
+    const points3 = trendPoints(history, metric, head[metric]);
+    if (points3.length < 2) return [];
+    return [{ metric, points: points3, baseRuns: points3.length - (head[metric] === void 0 ? 0 : 1), trend: linearTrend(points3.map((point) => point.value)) }];
+  });
+}
+function trendSection(history, head, rule) {
+  return metricTrends(history, head).flatMap(({ metric, points: points3, baseRuns, trend }) => [
+    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points3.length ? " and this PR" : ""}`, points3),
+    ...trend === null ? [] : [paragraph2(...prose(trendReading(metric, trend, rule)))]
+  ]);
+}
+function trendJson(history, head, rule) {
+  return metricTrends(history, head).map((item) => ({ ...item, reading: item.trend === null ? null : trendReading(item.metric, item.trend, rule) }));
+}
+function historyText(history, metrics) {
+  const header = ["commit", "date", "n", ...metrics];
+  const rows = history.runs.map((run) => [
+    short(run.commit),
+    run.date.slice(0, 10),
+    String(run.n),
+    ...metrics.map((metric) => {
+      const value2 = run.metrics[metric];
+      if (value2 === void 0) return "\u2014";
+      return value2.ci === void 0 ? value2.value.toFixed(3) : `${value2.value.toFixed(3)} [${value2.ci[0].toFixed(3)}, ${value2.ci[1].toFixed(3)}]`;
+    })
+  ]);
+  return textTable([header, ...rows]);
+}
+var SVG_WIDTH = 800;
+var SVG_HEIGHT = 320;
+var COLORS = ["#0969da", "#cf222e", "#1a7f37", "#8250df"];
+function historySvg(history, metrics, title) {
+  const left = 50;
+  const right = 160;
+  const top = 40;
+  const bottom = 50;
+  const width = SVG_WIDTH - left - right;
+  const height = SVG_HEIGHT - top - bottom;
+  const runs = history.runs;
+  const x = (i) => left + (runs.length <= 1 ? width / 2 : i * width / (runs.length - 1));
+  const y = (value2) => top + (1 - value2) * height;
+  const escape2 = (text4) => text4.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${SVG_WIDTH}" height="${SVG_HEIGHT}" viewBox="0 0 ${SVG_WIDTH} ${SVG_HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    `<text x="${left}" y="24" font-size="15">${escape2(title)}</text>`
+  ];
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    parts.push(`<line x1="${left}" x2="${left + width}" y1="${y(tick)}" y2="${y(tick)}" stroke="#d0d7de"/>`);
+    parts.push(`<text x="${left - 8}" y="${y(tick) + 4}" text-anchor="end">${tick.toFixed(2)}</text>`);
   }
-  return rendered ?? render2(best);
+  runs.forEach((run, i) => {
+    if (runs.length <= 12 || i % Math.ceil(runs.length / 12) === 0 || i === runs.length - 1) {
+      parts.push(`<text x="${x(i)}" y="${top + height + 18}" text-anchor="middle" font-family="monospace" font-size="10">${escape2(short(run.commit))}</text>`);
+    }
+  });
+  metrics.forEach((metric, m) => {
+    const color2 = COLORS[m % COLORS.length];
+    const points3 = runs.flatMap((run, i) => run.metrics[metric] === void 0 ? [] : [[x(i), y(run.metrics[metric].value)]]);
+    if (points3.length === 0) return;
+    parts.push(
+      `<polyline fill="none" stroke="${color2}" stroke-width="2" points="${points3.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`
+    );
+    for (const [px, py] of points3) parts.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${color2}"/>`);
+    parts.push(`<rect x="${left + width + 16}" y="${top + m * 20}" width="12" height="12" fill="${color2}"/>`);
+    parts.push(`<text x="${left + width + 34}" y="${top + m * 20 + 11}">${escape2(metric)}</text>`);
+  });
+  parts.push("</svg>");
+  return `${parts.join("\n")}
+`;
+}
+function trendHead(summary) {
+  return Object.fromEntries(TREND_METRICS.map((metric) => [metric, summary.metrics[metric]?.value ?? void 0]));
+}
+
+// src/render/gate-changes.ts
+init_entry_url();
+var VALUE_MAX_CHARS = 80;
+var EFFECT = {
+  tighter: "tighter: applies",
+  looser: "looser: needs approval",
+  changed: "changed: needs approval"
+};
+var needsApproval2 = (view) => view.changes.some((change) => change.direction !== "tighter");
+function sideText(value2) {
+  const line = value2.split("\n").filter(Boolean).join(", ").trim();
+  return line === "" ? "(none)" : line;
+}
+function approverWords(by) {
+  return `${inertText(by.login, 40)}${by.permission === void 0 ? "" : ` (${by.permission})`}${by.at === void 0 ? "" : ` at ${by.at}`}`;
+}
+function approvalWords(approval, approveWith, what = "policy") {
+  const how = approveWith.kind === "label" ? `the label "${approveWith.label}"` : `--approve ${what}`;
+  const applies = what === "policy" ? "the base branch's values apply and this check fails" : "these questions are scored under the base branch's gold";
+  const until = `until ${approveWith.kind === "label" ? `a maintainer with write access applies ${how}` : `it is run with ${how}`}, ${applies}`;
+  switch (approval.kind) {
+    case "approved":
+      return `Approved by ${approveWith.kind === "label" ? `${approverWords(approval.by)} with ${how}` : how}: the pull request's ${what === "policy" ? "values apply" : "gold applies"}.`;
+    case "none":
+      return `Not approved: ${until}.`;
+    case "not-trusted":
+      return `Not approved: ${how} was applied by ${approverWords(approval.by)}, and an approval takes write access or more; ${until}.`;
+    case "stale":
+      return `Not approved: ${how} was applied by ${approverWords(approval.by)}, before this comment showed these changes (a later push changed them); remove the label and apply it again to approve them.`;
+    case "no-comment":
+      return `Not approved: an approval needs the sticky comment that shows what it approves, and comments are off (comment: never); ${until}.`;
+  }
+}
+function gateChangesSection(view) {
+  if (view.changes.length === 0) return [];
+  const rows = view.changes.map((change) => [
+    text3(change.setting),
+    inert(sideText(change.base), VALUE_MAX_CHARS),
+    inert(sideText(change.head), VALUE_MAX_CHARS),
+    text3(EFFECT[change.direction])
+  ]);
+  return [
+    paragraph2(strong2(text3("This pull request changes the gate."))),
+    table([text3("setting"), text3("base branch"), text3("this pull request"), text3("effect")], rows),
+    paragraph2(text3(needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."))
+  ];
+}
+function gateChangesText(view) {
+  if (view.changes.length === 0) return "";
+  const lines = view.changes.map(
+    (change) => `  ${change.setting}: ${inertText(sideText(change.base), VALUE_MAX_CHARS)} \u2192 ${inertText(sideText(change.head), VALUE_MAX_CHARS)} (${EFFECT[change.direction]})`
+  );
+  return `This pull request changes the gate:
+${lines.join("\n")}
+${needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."}
+`;
+}
+var GOLD_ROWS = 20;
+var GOLD_MAX_CHARS = 120;
+function goldWords(gold) {
+  const relevant = Object.entries(gold.relevant_ids).map(([id2, grade2]) => grade2 === 1 ? id2 : `${id2} (${grade2})`);
+  return [
+    ...relevant.length > 0 ? [`relevant ${relevant.join(", ")}`] : [],
+    ...gold.expected_answer === void 0 ? [] : [`expected "${gold.expected_answer}"`],
+    ...gold.answerable === false ? ["unanswerable"] : []
+  ].join("; ");
+}
+var SCORED = {
+  head: "the pull request's gold",
+  base: "the base's gold",
+  lost: "failed: cannot be re-scored under the base's gold"
+};
+var scoredWords = (change) => change.changesOutcome ? SCORED[change.scoredUnder] : `${SCORED[change.scoredUnder]} (no gated outcome changes)`;
+function goldChangesSection(changes, approval) {
+  if (changes.length === 0) return [];
+  const rows = changes.slice(0, GOLD_ROWS).map((change) => [
+    inert(change.id, 80),
+    inert(goldWords(change.base), GOLD_MAX_CHARS),
+    inert(goldWords(change.head), GOLD_MAX_CHARS),
+    text3(scoredWords(change))
+  ]);
+  const more = changes.length - GOLD_ROWS;
+  const moving = changes.some((change) => change.changesOutcome);
+  return [
+    paragraph2(strong2(text3(`The pull request changes the gold of ${changes.length} question${changes.length === 1 ? "" : "s"}.`))),
+    table([text3("question"), text3("base gold"), text3("pull request gold"), text3("scored under")], rows),
+    ...more > 0 ? [paragraph2(text3(`\u2026 and ${more} more; see the full JSON (goldChanges).`))] : [],
+    ...moving && approval !== void 0 ? [paragraph2(text3(approvalWords(approval.approval, approval.approveWith, "gold")))] : []
+  ];
+}
+function goldChangesText(changes, approval) {
+  if (changes.length === 0) return "";
+  const lines = changes.slice(0, GOLD_ROWS).map(
+    (change) => `  ${inertText(change.id, 80)}: ${inertText(goldWords(change.base), GOLD_MAX_CHARS)} \u2192 ${inertText(goldWords(change.head), GOLD_MAX_CHARS)} (scored under ${scoredWords(change)})`
+  );
+  if (changes.length > GOLD_ROWS) lines.push(`  \u2026 and ${changes.length - GOLD_ROWS} more`);
+  const moving = changes.some((change) => change.changesOutcome);
+  return `The pull request changes the gold of ${changes.length} question${changes.length === 1 ? "" : "s"}:
+${lines.join("\n")}
+${moving && approval !== void 0 ? `${approvalWords(approval.approval, approval.approveWith, "gold")}
+` : ""}`;
 }
 
 // src/render/markdown.ts
@@ -57962,6 +58076,9 @@ function decideWords(comparison, rule) {
   const words = uncalibrated.length > 0 ? `${join4(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join4(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
   return { words, icon: uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705", failing: failingSet, otherReasons };
 }
+function verdictWords(comparison, rule) {
+  return decideWords(comparison, rule).words;
+}
 function roleCell(test, failing) {
   if (test.gate === null) return test.significant ? test.delta < 0 ? "\u26A0\uFE0F report, significant drop" : "\u2705 report, significant gain" : "report";
   if (failing.has(test)) return "\u274C gate";
@@ -57970,7 +58087,8 @@ function roleCell(test, failing) {
   if (!test.significant) return "gate, not significant";
   return test.delta < 0 ? "\u26A0\uFE0F gate" : "\u2705 gate, improved";
 }
-function verdictSections(comparison, rule, verdict) {
+function verdictSections(comparison, options, verdict) {
+  const rule = options.retrievalOk;
   const { alpha } = comparison;
   const gated = comparison.tests.filter((t) => t.gate !== null);
   const out = [heading2(3, `${verdict.icon} rag-gate: ${verdict.words}`)];
@@ -58031,9 +58149,9 @@ function causeLine(comparison) {
   out.push(text3(`.${fixedWords}`));
   return out;
 }
-function testsTable(comparison, rule, failing) {
+function testsTable(comparison, options, failing) {
   const rows = comparison.tests.map((test) => [
-    testTableLabel(test.metric, rule),
+    testTableLabel(test.metric, options.retrievalOk),
     fixed3(test.base),
     fixed3(test.head),
     `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})`,
@@ -58043,7 +58161,7 @@ function testsTable(comparison, rule, failing) {
   ]);
   return table(["metric", "base", "head", "\u0394 (95% CI)", "p", "Holm p", "gate"], rows, ["left", "right", "right", "right", "right", "right", "left"]);
 }
-function mcnemarSection(comparison, rule) {
+function mcnemarSection(comparison, options) {
   const tests = comparison.tests.filter((t) => t.kind === "mcnemar");
   if (tests.length === 0) return [];
   const body = [];
@@ -58051,7 +58169,7 @@ function mcnemarSection(comparison, rule) {
     const [ok2, failed] = gatedTestOf(test.metric)?.words.outcomes ?? ["right", "wrong"];
     body.push(
       table(
-        [testLabel(test.metric, rule), `head ${ok2}`, `head ${failed}`],
+        [testLabel(test.metric, options.retrievalOk), `head ${ok2}`, `head ${failed}`],
         [
           [strong2(text3(`base ${ok2}`)), `${test.bothRight} both`, strong2(text3(`${test.broken} broken`))],
           [strong2(text3(`base ${failed}`)), strong2(text3(`${test.fixed} fixed`)), `${test.bothWrong} both`]
@@ -58124,10 +58242,10 @@ function answersFold(evidence2, [baseOutcome2, headOutcome]) {
     ...answer(head?.answer)
   ]);
 }
-function regressionList(changes, improving, traceUrl) {
+function regressionList(changes, improving, options) {
   const outcomes = improving ? ["wrong", "right"] : ["right", "wrong"];
   const lost = (c) => c.cause === "retrieval" && !improving ? c.lostDocuments : void 0;
-  const cell = (c) => questionCell(c, traceUrl, outcomes, lost(c));
+  const cell = (c) => questionCell(c, options.traceUrl, outcomes, lost(c));
   if (changes.some((c) => c.correctRuns !== void 0)) {
     return {
       header: ["question", "runs", "cause"],
@@ -58136,15 +58254,15 @@ function regressionList(changes, improving, traceUrl) {
   }
   return { header: ["question", "cause"], rows: changes.map((c) => [cell(c), causeCell(c, improving)]) };
 }
-function retrievalList(items, showRescued, traceUrl) {
-  const cell = (r) => questionCell(r, traceUrl, [null, showRescued ? r.rescued ? "still right" : "wrong" : null], r.lostDocuments);
+function retrievalList(items, showRescued, options) {
+  const cell = (r) => questionCell(r, options.traceUrl, [null, showRescued ? r.rescued ? "still right" : "wrong" : null], r.lostDocuments);
   return showRescued ? { header: ["question", "answer"], rows: items.map((r) => [cell(r), r.rescued ? "still right" : "wrong"]) } : { header: ["question"], rows: items.map((r) => [cell(r)]) };
 }
-function moreLine(hidden, reportLink) {
+function moreLine(hidden, { reportLink }) {
   const where = reportLink === void 0 || reportLink.trim() === "" ? [text3("the full JSON report")] : [text3("the full JSON ("), ...annotated(reportLink), text3(")")];
   return paragraph2(text3(`\u2026 and ${hidden.toLocaleString("en-US")} more; see `), ...where);
 }
-function listBody(list3, keep, noun, reportLink) {
+function listBody(list3, keep, noun, options) {
   const rows = list3.rows.slice(0, keep);
   const out = [];
   if (noun !== null && rows.length > LIST_FOLD_AFTER) {
@@ -58153,7 +58271,7 @@ function listBody(list3, keep, noun, reportLink) {
   } else if (rows.length > 0) {
     out.push(table(list3.header, rows));
   }
-  if (keep < list3.rows.length) out.push(moreLine(list3.rows.length - keep, reportLink));
+  if (keep < list3.rows.length) out.push(moreLine(list3.rows.length - keep, options));
   return out;
 }
 function baseOutcome(question) {
@@ -58163,31 +58281,31 @@ function baseOutcome(question) {
   ];
   return parts.filter(Boolean).join(", ") || "\u2014";
 }
-function missingList(comparison, traceUrl) {
-  return { header: ["question", "in base"], rows: comparison.missing.map((m) => [questionCell(m, traceUrl, null), baseOutcome(m)]) };
+function missingList(comparison, options) {
+  return { header: ["question", "in base"], rows: comparison.missing.map((m) => [questionCell(m, options.traceUrl, null), baseOutcome(m)]) };
 }
 var builtLists = /* @__PURE__ */ new WeakMap();
-function listsOf(comparison, traceUrl) {
+function listsOf(comparison, options) {
   let byTraceUrl = builtLists.get(comparison);
   if (byTraceUrl === void 0) builtLists.set(comparison, byTraceUrl = /* @__PURE__ */ new Map());
-  let lists = byTraceUrl.get(traceUrl);
-  if (lists === void 0) byTraceUrl.set(traceUrl, lists = buildLists(comparison, traceUrl));
+  let lists = byTraceUrl.get(options.traceUrl);
+  if (lists === void 0) byTraceUrl.set(options.traceUrl, lists = buildLists(comparison, options));
   return lists;
 }
-function buildLists(comparison, traceUrl) {
+function buildLists(comparison, options) {
   const hasCorrect = comparison.tests.some((t) => t.metric === "correct");
   const tags = comparison.byTag.filter((tag) => tag.outcomes.some((o) => o.broken + o.fixed > 0));
   if (!hasCorrect) {
     const items = comparison.retrievalRegressions;
     return {
-      missing: missingList(comparison, traceUrl),
+      missing: missingList(comparison, options),
       main: {
         title: `Questions that lost their gold document (${items.length.toLocaleString("en-US")})`,
         noun: "question",
-        list: retrievalList(items, false, traceUrl)
+        list: retrievalList(items, false, options)
       },
       extra: null,
-      fixed: regressionList(comparison.fixed, true, traceUrl),
+      fixed: regressionList(comparison.fixed, true, options),
       tags
     };
   }
@@ -58196,35 +58314,35 @@ function buildLists(comparison, traceUrl) {
   const rescued = others.filter((r) => r.rescued).length;
   const summary = rescued === others.length ? `${others.length.toLocaleString("en-US")} more lost their gold document but ${others.length === 1 ? "was" : "were"} still answered right (rescued by the model)` : `${others.length.toLocaleString("en-US")} more lost their gold document (${rescued} still answered right)`;
   return {
-    missing: missingList(comparison, traceUrl),
+    missing: missingList(comparison, options),
     main: {
       title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`,
       noun: "regressed question",
-      list: regressionList(comparison.regressions, false, traceUrl)
+      list: regressionList(comparison.regressions, false, options)
     },
-    extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length, traceUrl) },
-    fixed: regressionList(comparison.fixed, true, traceUrl),
+    extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length, options) },
+    fixed: regressionList(comparison.fixed, true, options),
     tags
   };
 }
-function questionSections(lists, limits, reportLink) {
+function questionSections(lists, limits, options) {
   const out = [];
   const { missing, main: main2, extra, fixed, tags } = lists;
   if (missing.rows.length > 0) {
     out.push(
       heading2(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString("en-US")})`),
-      ...listBody(missing, limits.missing, "missing question", reportLink)
+      ...listBody(missing, limits.missing, "missing question", options)
     );
   }
-  if (main2.list.rows.length > 0) out.push(heading2(4, main2.title), ...listBody(main2.list, limits.main, main2.noun, reportLink));
-  if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, reportLink)));
+  if (main2.list.rows.length > 0) out.push(heading2(4, main2.title), ...listBody(main2.list, limits.main, main2.noun, options));
+  if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, options)));
   if (fixed.rows.length > 0) {
-    out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
+    out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, options)));
   }
   if (tags.length > 0) {
     const body = [];
-    if (limits.tags > 0) body.push(...tagTable(tags.slice(0, limits.tags), tags));
-    if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
+    if (limits.tags > 0) body.push(...tagTable2(tags.slice(0, limits.tags), tags));
+    if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, options));
     if (tags.length > TAGS_FOLD_AFTER) out.push(...details(`By tag (${plural2(tags.length, "tag")} moved)`, body));
     else out.push(paragraph2(strong2(text3("By tag"))), ...body);
   }
@@ -58234,7 +58352,7 @@ var TAG_COLUMNS = [
   ["correct", "answered right"],
   ["retrieval_ok", "retrieval ok"]
 ];
-function tagTable(shown, all2) {
+function tagTable2(shown, all2) {
   const columns = TAG_COLUMNS.filter(([metric]) => all2.some((tag) => tag.outcomes.some((o) => o.metric === metric)));
   const [first] = columns;
   if (first === void 0) return [];
@@ -58271,7 +58389,7 @@ function decompositionSection(comparison) {
   return details("Where the errors come from (decomposition)", body);
 }
 var LOST_OUTCOMES_SHOWN = 20;
-function lostOutcomesSection(comparison, reportLink) {
+function lostOutcomesSection(comparison, options) {
   const lost = comparison.lostOutcomes;
   if (lost.length === 0) return [];
   const failed = lost.some((l) => l.counted === "failed");
@@ -58280,7 +58398,7 @@ function lostOutcomesSection(comparison, reportLink) {
   return [
     heading2(4, `Outcomes lost in head: ${failed ? "counted as failed" : "left out"} (${lost.length.toLocaleString("en-US")})`),
     table(["question", "lost in head", failed ? "counted as failed in" : "left out of"], rows),
-    ...lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, reportLink)] : [],
+    ...lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, options)] : [],
     paragraph2(...prose(`${lostOutcomesFix(lost)}.`))
   ];
 }
@@ -58318,8 +58436,8 @@ function flakySection(comparison) {
   );
   return details("Flaky questions in base and head", body);
 }
-function warningsSection(comparison, rule) {
-  const context = { retrievalOk: rule, judges: comparison.judges };
+function warningsSection(comparison, options) {
+  const context = { retrievalOk: options.retrievalOk, judges: comparison.judges };
   const warnings = [
     ...comparison.warnings.map((w) => warningWords(w, context)),
     ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])
@@ -58335,7 +58453,7 @@ function warningsSection(comparison, rule) {
   };
   return [paragraph2(strong2(text3("Warnings"))), list3];
 }
-function scoringSection(comparison, rules) {
+function scoringSection(comparison, { rules }) {
   if (rules === void 0) return [];
   const lines = comparisonScoringLines(comparison, rules);
   return lines.length === 0 ? [] : [paragraph2(strong2(text3("Scoring")), text3(`: ${lines.join(" \xB7 ")}`))];
@@ -58365,18 +58483,18 @@ function renderComment(comparison, options) {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
   const verdict = decideWords(comparison, rule);
-  const lists = listsOf(comparison, options.traceUrl);
+  const lists = listsOf(comparison, options);
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
     ...(options.stateMarkers ?? []).map(markerComment),
-    ...verdictSections(comparison, rule, verdict),
+    ...verdictSections(comparison, options, verdict),
     ...options.gateChanges === void 0 ? [] : gateChangesSection(options.gateChanges),
     ...goldChangesSection(comparison.goldChanges ?? [], options.goldApproval),
-    ...scoringSection(comparison, options.rules),
-    testsTable(comparison, rule, verdict.failing),
+    ...scoringSection(comparison, options),
+    testsTable(comparison, options, verdict.failing),
     ...comparison.tests.length > 0 ? [paragraph2(...prose(`${intervalNote(comparison.tests)}.`))] : [],
-    ...mcnemarSection(comparison, rule),
-    ...lostOutcomesSection(comparison, options.reportLink)
+    ...mcnemarSection(comparison, options),
+    ...lostOutcomesSection(comparison, options)
   ];
   const trend = options.trend === void 0 ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail = [
@@ -58384,10 +58502,10 @@ function renderComment(comparison, options) {
     ...decompositionSection(comparison),
     ...flakySection(comparison),
     ...judgeSection(comparison),
-    ...warningsSection(comparison, rule),
+    ...warningsSection(comparison, options),
     footer(comparison, options)
   ];
-  const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
+  const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options), ...tail] });
   const textOf = (children2) => serialise({ type: "root", children: children2 }).trimEnd().length;
   const rowLengths = {
     missing: prefixLengths(lists.missing, maxLength),
@@ -58436,166 +58554,353 @@ function guessCount(lists, key, shown, excess) {
   return count2;
 }
 
+// src/render/commit-status.ts
+var STATUS_DESCRIPTION_MAX = 140;
+function fit(words) {
+  if (words.length <= STATUS_DESCRIPTION_MAX) return words;
+  let cut2 = words.slice(0, STATUS_DESCRIPTION_MAX - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut2)) cut2 = cut2.slice(0, -1);
+  return `${cut2.trimEnd()}\u2026`;
+}
+function commitStatusDescription(subject) {
+  switch (subject.kind) {
+    case "compared": {
+      const { comparison, retrievalOk } = subject;
+      if (comparison.verdict !== "fail") return fit(verdictWords(comparison, retrievalOk));
+      const reasons = comparison.reasons.map((reason) => reasonText(reason, { retrievalOk, judges: comparison.judges })).join("; ");
+      return fit(subject.advisory ? `advisory, passes: ${reasons}` : reasons);
+    }
+    case "not-compared": {
+      const { cause } = subject;
+      if (cause.kind === "no-baseline") return fit(`no baseline: ${cause.reason.replaceAll("`", "")}`);
+      return fit(cause.fails ? baselineProblemBrief(cause.problem) : `${baselineProblemBrief(cause.problem)} (on-baseline-error: pass)`);
+    }
+    case "stopped":
+      return subject.badInput ? "bad input: see the job log" : "rag-gate stopped on an error: see the job log";
+  }
+}
+
+// src/render/compare-json.ts
+init_entry_url();
+function comparisonReport(run, config2, baseline, trend) {
+  const { comparison } = run;
+  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
+  return {
+    ...comparison,
+    lostOutcomes: comparison.lostOutcomes.map((lost) => ({ ...lost, message: lostOutcomeText(lost) })),
+    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
+    warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
+    judges: comparison.judges.map((status) => ({
+      ...status,
+      judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) }))
+    })),
+    baseline,
+    head: evalJson(run.head, config2.eval),
+    ...trend === void 0 ? {} : { trend: trendJson(trend.history, trend.head, config2.eval.retrievalOk.name) }
+  };
+}
+
+// src/render/head-only.ts
+init_entry_url();
+function noComparisonText(cause) {
+  if (cause.kind === "baseline-error") return `${baselineProblemText(cause.problem)}${cause.fails ? "" : "\nThis check passes: on-baseline-error is pass."}`;
+  const reason = `no baseline: ${cause.reason.replaceAll("`", "")}`;
+  return cause.fails ? `${reason}. This check fails: on-missing-baseline is fail.` : `${reason}.`;
+}
+function causeContent(cause) {
+  if (cause.kind === "no-baseline") {
+    return cause.fails ? [
+      heading2(3, "\u274C rag-gate: no baseline to compare with"),
+      paragraph2(
+        ...annotated(
+          `No baseline: ${cause.reason}. This check fails: \`on-missing-baseline\` is \`fail\`, so a pull request must be compared with its base branch's results.`
+        )
+      )
+    ] : [
+      heading2(3, "\u26AA rag-gate: no baseline to compare with"),
+      paragraph2(...annotated(`No baseline: ${cause.reason}. This check passes: with nothing to compare against, there is nothing to gate.`))
+    ];
+  }
+  const verdict = cause.fails ? "This check fails (`on-baseline-error` is `fail`): without the base branch's results rag-gate cannot tell whether this pull request made anything worse." : "This check passes because `on-baseline-error` is `pass`, although nothing was compared.";
+  return [
+    heading2(3, `${cause.fails ? "\u274C" : "\u26AA"} rag-gate: could not read the baseline`),
+    ...baselineProblemContent(cause.problem),
+    paragraph2(...annotated(verdict))
+  ];
+}
+function renderHeadOnly(summary, options) {
+  const names = headlineMetrics(options.retrievalOkMetric);
+  const rows = names.flatMap((name) => {
+    const metric = summary.metrics[name];
+    if (metric === void 0 || metric.n === 0) return [];
+    const label2 = name === "retrieval_ok" ? `retrieval_ok (${options.retrievalOk})` : name;
+    const ci = metric.ci ? `${fixed3(metric.ci[0])}\u2013${fixed3(metric.ci[1])}` : "";
+    return [[label2, fixed3(metric.value), ci, metric.count === void 0 ? String(metric.n) : `${metric.count}/${metric.n}`]];
+  });
+  const d = summary.decomposition;
+  const children2 = [];
+  if (options.marker !== void 0) children2.push(markerComment(options.marker));
+  for (const state of options.stateMarkers ?? []) children2.push(markerComment(state));
+  children2.push(
+    ...causeContent(options.cause),
+    ...options.gateChanges === void 0 ? [] : gateChangesSection(options.gateChanges),
+    paragraph2(
+      ...prose(
+        `Head results: ${summary.questions.toLocaleString("en-US")} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ""}`
+      )
+    ),
+    table(["metric", "head", "95% CI", "n"], rows, ["left", "right", "right", "right"])
+  );
+  if (d.n > 0) {
+    children2.push(
+      ...details("Where the errors come from (decomposition)", [
+        table(
+          ["", "head"],
+          [
+            ["r = P(retrieval ok)", `${fixed3(d.r)} (${d.nGood}/${d.n})`],
+            ["g_good = P(correct | ok)", `${fixed3(d.gGood)} (n ${d.nGood})`],
+            ["g_bad = P(correct | failed)", `${fixed3(d.gBad)} (n ${d.nBad})`],
+            ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck)],
+            ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling)]
+          ],
+          ["left", "right"]
+        )
+      ])
+    );
+  }
+  if (summary.warnings.length > 0) {
+    children2.push(paragraph2(...prose(`Warnings: ${summary.warnings.join(" ")}`)));
+  }
+  return serialise({ type: "root", children: children2 });
+}
+
+// src/pipeline/report.ts
+async function compareReport(request, base) {
+  const compared = base.kind === "found" ? await compareWith(request, base) : base;
+  if (compared.kind === "compared") return comparedReport(request, compared.base, compared.run, await request.history?.());
+  const head = await evaluateFiles(request.head, request.config.eval, { holdout: request.settings.holdout });
+  return headOnlyReport(request, noComparison(compared, request.settings), head);
+}
+async function compareWith(request, base) {
+  const { settings, config: config2, held } = request;
+  try {
+    const files = { base: await request.prepareBase?.(base.files) ?? base.files, head: request.head, golden: settings.golden, holdout: settings.holdout };
+    const run = await compareFiles(files, config2, {
+      readerEntry: request.readerEntry,
+      onProgress: request.onProgress,
+      allowUngated: settings["allow-ungated"],
+      ...held === null ? {} : { approveGold: held.approveGold }
+    });
+    return { kind: "compared", base, run };
+  } catch (error2) {
+    const unreadable = request.unreadableBase?.(error2) ?? null;
+    if (unreadable === null) throw error2;
+    return unreadable;
+  }
+}
+function noComparison(base, settings) {
+  switch (base.kind) {
+    case "absent":
+      return { kind: "no-baseline", reason: base.reason, fails: settings["on-missing-baseline"] === "fail" };
+    case "no-base-branch":
+      return { kind: "no-baseline", reason: base.reason, fails: false };
+    case "broken":
+      return { kind: "baseline-error", problem: base.problem, fails: settings["on-baseline-error"] === "fail" };
+  }
+}
+function gateChangesOf(held) {
+  return held !== null && held.view.changes.length > 0 ? held.view : void 0;
+}
+function changesNotes(gateChanges) {
+  return gateChanges === void 0 ? [] : [{ kind: "text", text: gateChangesText(gateChanges) }];
+}
+var gateChangesJson = (gateChanges) => gateChanges === void 0 ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } };
+var jsonText = (report2) => `${JSON.stringify(report2, null, 2)}
+`;
+function withinBudget(render2, comment, maxBytes) {
+  if (maxBytes === void 0) return comment();
+  const text4 = render2(maxBytes / 2);
+  return Buffer.byteLength(text4) <= maxBytes ? text4 : comment();
+}
+function once(compose) {
+  let text4;
+  return () => text4 ??= compose();
+}
+function decidingPValue(comparison) {
+  const adjusted = comparison.tests.flatMap((test) => test.adjustedPValue === null ? [] : [test.adjustedPValue]);
+  return adjusted.length === 0 ? "" : String(Math.min(...adjusted));
+}
+function hasNews(comparison) {
+  return comparison.verdict === "fail" || comparison.regressions.length > 0 || comparison.fixed.length > 0 || comparison.tests.some((test) => test.significant);
+}
+function comparedReport(request, base, compared, history) {
+  const { settings, config: config2, held } = request;
+  const { summaryMaxBytes, ...place } = request.place;
+  const gateChanges = gateChangesOf(held);
+  const run = { ...compared, comparison: withPolicyVerdict(compared.comparison, held?.view.changes ?? [], held === null || held.approved) };
+  const { comparison } = run;
+  const rule = config2.eval.retrievalOk.name;
+  const goldApproval = held?.goldApproval();
+  const goldText = held === null ? "" : goldChangesText(comparison.goldChanges ?? [], goldApproval);
+  const trend = history === null || history === void 0 ? void 0 : { history, head: trendHead(run.head) };
+  const options = {
+    ...place,
+    retrievalOk: rule,
+    rules: config2.eval,
+    baseline: base.description,
+    baselineRunUrl: base.runUrl,
+    traceUrl: settings["trace-url"],
+    trend,
+    gateChanges,
+    goldApproval
+  };
+  const baseline = base.description === void 0 ? { found: true, files: base.files } : { found: true, sha: base.sha, description: base.description };
+  const comment = once(() => renderComment(comparison, options));
+  const words = { retrievalOk: rule, judges: comparison.judges };
+  const correct = comparison.tests.find((test) => test.metric === "correct") ?? comparison.tests.find((test) => test.metric === "retrieval_ok");
+  return {
+    verdict: comparison.verdict,
+    failure: comparison.verdict === "fail" ? { message: `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, words)).join("; ")}`, title: "rag-gate: regression" } : null,
+    notes: [
+      ...changesNotes(gateChanges),
+      ...run.warnings.map((text4) => ({ kind: "warning", text: text4 })),
+      ...goldText === "" ? [] : [{ kind: "text", text: goldText }]
+    ],
+    text: renderCompareText(comparison, config2),
+    get comment() {
+      return comment();
+    },
+    get summary() {
+      return withinBudget((maxLength) => renderComment(comparison, { ...options, maxLength }), comment, summaryMaxBytes);
+    },
+    get json() {
+      return jsonText({ ...comparisonReport(run, config2, baseline, trend), ...gateChangesJson(gateChanges) });
+    },
+    outputs: {
+      verdict: comparison.verdict,
+      "p-value": decidingPValue(comparison),
+      fixed: correct?.kind === "mcnemar" ? String(correct.fixed) : "",
+      broken: correct?.kind === "mcnemar" ? String(correct.broken) : "",
+      regressions: String(comparison.regressions.length),
+      "baseline-found": "true",
+      "baseline-sha": base.sha ?? ""
+    },
+    status: commitStatusDescription({ kind: "compared", comparison, retrievalOk: rule, advisory: settings.mode === "advisory" }),
+    hasNews: hasNews(comparison),
+    head: run.head
+  };
+}
+function headOnlyReport(request, cause, head) {
+  const { config: config2, held, place } = request;
+  const gateChanges = gateChangesOf(held);
+  const rule = config2.eval.retrievalOk.name;
+  const why = noComparisonText(cause);
+  const comment = once(
+    () => renderHeadOnly(head.summary, {
+      cause,
+      retrievalOk: rule,
+      marker: place.marker,
+      retrievalOkMetric: config2.eval.retrievalOk.metric.name,
+      holdoutLeftOut: head.holdoutLeftOut.length,
+      gateChanges,
+      stateMarkers: place.stateMarkers
+    })
+  );
+  const changesFail = held !== null && !held.approved && gateChanges !== void 0;
+  const verdict = cause.fails || changesFail ? "fail" : "neutral";
+  const changeReasons = changesFail ? [{ kind: "gate-changed-unapproved", changes: gateChanges.changes.filter(needsApproval) }] : [];
+  const reasons = changeReasons.map((reason) => ({ ...reason, message: reasonText(reason, { retrievalOk: rule, judges: [] }) }));
+  const title = cause.kind === "baseline-error" ? "rag-gate: baseline unreadable" : "rag-gate: no baseline";
+  const failures = [...reasons.map((reason) => reason.message), ...cause.fails ? [why] : []];
+  return {
+    verdict,
+    failure: failures.length > 0 ? { message: `rag-gate: ${failures.join("; ")}`, title: changesFail ? "rag-gate: gate changed" : title } : null,
+    notes: [
+      ...changesNotes(gateChanges),
+      ...head.warnings.map((text4) => ({ kind: "warning", text: text4 })),
+      // An unreadable baseline that lets the check pass still warns: the pull request was not compared.
+      ...cause.kind === "baseline-error" && !cause.fails ? [{ kind: "warning", text: `rag-gate: ${why}`, title }] : []
+    ],
+    text: `${why}
+Reporting the head results only.
+${renderEvalText(request.head.join(", "), head.summary, config2.eval)}`,
+    get comment() {
+      return comment();
+    },
+    get summary() {
+      return comment();
+    },
+    get json() {
+      const baseline = cause.kind === "baseline-error" ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
+      return jsonText({ verdict, reasons, baseline, head: evalJson(head.summary, config2.eval), ...gateChangesJson(gateChanges) });
+    },
+    outputs: { verdict, "p-value": "", fixed: "", broken: "", regressions: "0", "baseline-found": "false", "baseline-sha": "" },
+    status: commitStatusDescription({ kind: "not-compared", cause }),
+    hasNews: true,
+    head: head.summary
+  };
+}
+
 // src/frontends/cli/compare-command.ts
+var byFlag = (given, what) => given ? { kind: "approved", by: { login: `--approve ${what}` } } : { kind: "none" };
 function compareCommand(context, setExitCode) {
   const command = new Command("compare").description("compare head results with base results question by question, and decide the gate");
   return addSettingOptions(command, "compare").option("--json", "print the report as one JSON object on stdout (the same object as the action\u2019s report-json)").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
     const given = givenSettings(command, "compare");
     const own6 = await loadSettings(given);
     if (options.printConfig) {
-      context.stdout(renderSettings(cliSettings("compare"), own6.texts, own6.origins));
+      context.stdout(settingsText(cliSettings("compare"), own6));
       return;
     }
     const { settings, origins } = own6;
-    const held = settings["base-config"] === void 0 ? null : await holdToBase(given, own6, await baseConfigFile(settings["base-config"]));
+    const base = settings["base-config"] === void 0 ? null : await holdToBase(given, own6, await baseConfigFile(settings["base-config"]));
     const approved = settings.approve.has("policy");
-    const gateChanges = held === null || held.changes.length === 0 ? void 0 : {
-      changes: held.changes,
-      approval: approved ? { kind: "approved", by: { login: "--approve policy" } } : { kind: "none" },
-      approveWith: { kind: "flag" }
+    const gold = byFlag(settings.approve.has("gold"), "gold");
+    const held = base === null ? null : {
+      view: { changes: base.changes, approval: byFlag(approved, "policy"), approveWith: { kind: "flag" } },
+      approved,
+      approveGold: async () => gold.kind === "approved",
+      goldApproval: () => ({ approval: gold, approveWith: { kind: "flag" } })
     };
-    const governing = held === null ? settings : settingsUnder(held, settings, approved);
+    const governing = base === null ? settings : settingsUnder(base, settings, approved);
     if (governing.baseline === void 0) throw new SettingError("no base results: give --base FILE (or a glob of shards), or baseline: in the config file");
     if (governing.results === void 0) throw new SettingError("no head results: give --head FILE (or a glob of shards), or results: in the config file");
-    const [base, head] = await Promise.all([
+    const [baseFiles, head] = await Promise.all([
       resultFiles(governing.baseline, "baseline", origins.baseline),
       resultFiles(governing.results, "results", origins.results)
     ]);
-    const config2 = await comparisonConfig(governing);
     const progress = readingProgress(context);
-    const compared = await compareFiles({ base, head, golden: governing.golden, holdout: governing.holdout }, config2, {
-      readerEntry: context.readerEntry,
-      onProgress: progress.reporter(),
-      allowUngated: governing["allow-ungated"],
-      // Held to a base, gold changes that move a gated outcome wait for --approve gold.
-      ...held === null ? {} : { approveGold: async () => settings.approve.has("gold") }
-    }).finally(progress.end);
-    const run = { ...compared, comparison: withPolicyVerdict(compared.comparison, held?.changes ?? [], approved) };
-    for (const warning of run.warnings) context.stderr(`rag-gate: warning: ${warning}
-`);
-    if (gateChanges !== void 0) context.stderr(gateChangesText(gateChanges));
-    const goldApproval = held === null ? void 0 : {
-      approval: settings.approve.has("gold") ? { kind: "approved", by: { login: "--approve gold" } } : { kind: "none" },
-      approveWith: { kind: "flag" }
-    };
-    if (goldApproval !== void 0) context.stderr(goldChangesText(run.comparison.goldChanges ?? [], goldApproval));
-    const rule = config2.eval.retrievalOk.name;
-    if (options.markdown !== void 0)
-      await writeFileAtomic(
-        options.markdown,
-        renderComment(run.comparison, { retrievalOk: rule, rules: config2.eval, traceUrl: governing["trace-url"], gateChanges, goldApproval })
-      );
-    const report2 = {
-      ...comparisonReport(run, config2, { found: true, files: base }),
-      ...gateChanges === void 0 ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } }
-    };
-    context.stdout(options.json ? `${JSON.stringify(report2, null, 2)}
-` : renderCompareText(run.comparison, config2));
-    setExitCode(run.comparison.verdict === "fail" ? EXIT.gateFailed : EXIT.ok);
+    const report2 = await compareReport(
+      {
+        settings: governing,
+        config: await comparisonConfig(governing),
+        head,
+        held,
+        place: {},
+        readerEntry: context.readerEntry,
+        onProgress: progress.reporter()
+      },
+      { kind: "found", files: baseFiles, sha: null }
+    ).finally(progress.end);
+    for (const note of report2.notes) context.stderr(note.kind === "warning" ? `rag-gate: warning: ${note.text}
+` : note.text);
+    if (options.markdown !== void 0) await writeFileAtomic(options.markdown, report2.comment);
+    context.stdout(options.json ? report2.json : report2.text);
+    setExitCode(report2.failure === null ? EXIT.ok : EXIT.gateFailed);
   });
 }
 
 // src/frontends/cli/eval-command.ts
 init_entry_url();
-
-// src/render/eval-text.ts
-init_entry_url();
-var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
-function metricRow(name, summary) {
-  const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : "";
-  const count2 = summary.count === void 0 ? "" : `${Number(summary.count.toFixed(2))}/${summary.n}`;
-  return [name, fixed3(summary.value), ci, count2 || String(summary.n)];
-}
-function metricTable(summary, names) {
-  const rows = names.flatMap((name) => {
-    const metric = summary.metrics[name];
-    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
-  });
-  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
-}
-function ratioLine(part, whole) {
-  return `(${part}/${whole})`;
-}
-function decompositionText(summary, retrievalOkRule) {
-  const d = summary.decomposition;
-  if (d.n === 0) return null;
-  const rows = [
-    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
-    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
-    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
-    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
-    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
-    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
-    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
-  ];
-  if (d.closedBook) {
-    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
-    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
-  }
-  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
-${textTable(rows)}`;
-}
-function tagTable2(summary, headline) {
-  const tags = Object.entries(summary.byTag);
-  if (tags.length === 0) return null;
-  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
-  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
-  return `By tag
-${textTable([["tag", "questions", ...columns], ...rows])}`;
-}
-function renderEvalText(file2, summary, config2, holdoutLeftOut) {
-  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
-  const { excluded } = summary;
-  const notes2 = [
-    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
-    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
-    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
-    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
-  ].filter(Boolean);
-  if (holdoutLeftOut !== void 0) notes2.push(holdoutLeftOutText(holdoutLeftOut.length));
-  const scoring2 = scoringLines(summary.provenance, summary.questions, config2);
-  const sections = [
-    `rag-gate eval: ${file2}: ${summary.questions} questions${notes2.length > 0 ? ` (${notes2.join("; ")})` : ""}${scoring2.map((line) => `
-  ${line}`).join("")}`
-  ];
-  const retrieval = metricTable(summary, [...retrievalNames, "retrieval_ok"]);
-  if (retrieval) sections.push(`Retrieval
-${retrieval}`);
-  const generation = metricTable(summary, GENERATION_METRICS);
-  if (generation) sections.push(`Generation
-${generation}`);
-  const scores = metricTable(summary, Object.keys(summary.provenance.scores).map(scoreMetric));
-  if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})
-${scores}`);
-  if (summary.repeats) sections.push(repeatsText(summary.repeats));
-  sections.push(decompositionText(summary, config2.retrievalOk.name));
-  const agreement = summary.judgeAgreement;
-  if (agreement) {
-    sections.push(
-      `Judge agreement with humans
-${textTable([
-        ["kappa", "observed", "chance", "n"],
-        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
-      ])}`
-    );
-  }
-  sections.push(tagTable2(summary, headlineMetrics(config2.retrievalOk.metric.name)));
-  if (summary.warnings.length > 0) sections.push(`Warnings
-${summary.warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.filter((s) => s !== null).join("\n\n")}
-`;
-}
-
-// src/frontends/cli/eval-command.ts
 function evalCommand(context) {
   const command = new Command("eval").description(
     "score one run (a results file, or a glob of its shards): retrieval, generation, decomposition, judge agreement"
   );
   return addSettingOptions(command, "eval").option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
-    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "eval"));
+    const resolved = await loadSettings(givenSettings(command, "eval"));
+    const { settings, origins } = resolved;
     if (options.printConfig) {
-      context.stdout(renderSettings(cliSettings("eval"), texts2, origins));
+      context.stdout(settingsText(cliSettings("eval"), resolved));
       return;
     }
     if (settings.results === void 0)
@@ -58603,16 +58908,11 @@ function evalCommand(context) {
     const files = await resultFiles(settings.results, "results", origins.results);
     const config2 = evaluationConfig(settings);
     const progress = readingProgress(context);
-    const { summary, warnings, holdoutLeftOut } = await evaluateFiles(files, config2, { onProgress: progress.reporter(), holdout: settings.holdout }).finally(
-      progress.end
-    );
-    for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
+    const evaluation2 = await evaluateFiles(files, config2, { onProgress: progress.reporter(), holdout: settings.holdout }).finally(progress.end);
+    for (const warning of evaluation2.warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
-    const holdout = settings.holdout === void 0 ? void 0 : holdoutLeftOut;
-    context.stdout(
-      options.json ? `${JSON.stringify({ ...evalJson(summary, config2), ...holdout === void 0 ? {} : { holdoutLeftOut: holdout } }, null, 2)}
-` : renderEvalText(files.join(", "), summary, config2, holdout)
-    );
+    const report2 = evalReport(files, evaluation2, config2, settings.holdout !== void 0);
+    context.stdout(options.json ? report2.json : report2.text);
   });
 }
 
@@ -58700,6 +59000,13 @@ async function splitGoldenSet(settings, origins, rotate) {
   await writeHoldoutFile(file2, split, sizes);
   return { file: file2, split, sizes, kept, added: questions2.length - kept, dropped: [...known].filter((id2) => !golden.has(id2)).length, rotated: rotate };
 }
+function splitReport(drawn) {
+  return {
+    text: renderSplitText(drawn.file, drawn.sizes, { ...drawn, share: drawn.split.share }),
+    json: `${JSON.stringify(holdoutFileObject(drawn.split, drawn.sizes), null, 2)}
+`
+  };
+}
 async function evaluateHoldoutFiles(files, options) {
   const [read, split, entries] = await Promise.all([readOutcomes(files, options.config), readHoldoutFile(options.holdout), readLedger(options.ledger)]);
   const evaluation2 = evaluateHoldout(read.outcomes, { holdout: new Set(split.holdout), development: new Set(split.development) }, options.graded);
@@ -58714,6 +59021,14 @@ async function evaluateHoldoutFiles(files, options) {
   await appendLedger(options.ledger, entries, entry);
   return { evaluation: evaluation2, ledger, entry, warnings: read.warnings };
 }
+function holdoutReport(files, look) {
+  return {
+    text: renderHoldoutText(files.join(", "), look.evaluation, look.ledger),
+    json: `${JSON.stringify(holdoutJson(look), null, 2)}
+`,
+    markdown: renderHoldoutMarkdown(look.evaluation, look.ledger)
+  };
+}
 
 // src/frontends/cli/holdout-command.ts
 function holdoutCommand(context) {
@@ -58721,9 +59036,10 @@ function holdoutCommand(context) {
     "the release evaluation: the holdout questions against the development questions of the same run (the gap and its interval), recorded in the holdout ledger"
   );
   return addSettingOptions(command, "holdout").option("--commit <sha>", "the commit evaluated, for the ledger (default: $GITHUB_SHA); without one, every look counts as a look at another commit").option("--by <who>", "who or what looked, for the ledger (default: the workflow run, or $USER)").option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
-    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "holdout"));
+    const resolved = await loadSettings(givenSettings(command, "holdout"));
+    const { settings, origins } = resolved;
     if (options.printConfig) {
-      context.stdout(renderSettings(cliSettings("holdout"), texts2, origins));
+      context.stdout(settingsText(cliSettings("holdout"), resolved));
       return;
     }
     if (settings.results === void 0)
@@ -58743,13 +59059,39 @@ function holdoutCommand(context) {
     });
     for (const warning of look.warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
-    context.stdout(options.json ? `${JSON.stringify(holdoutJson(look), null, 2)}
-` : renderHoldoutText(files.join(", "), look.evaluation, look.ledger));
+    const report2 = holdoutReport(files, look);
+    context.stdout(options.json ? report2.json : report2.text);
   });
 }
 
 // src/frontends/cli/history-command.ts
 init_entry_url();
+
+// src/pipeline/history.ts
+init_entry_url();
+var HISTORY_DEFAULTS = { metrics: TREND_METRICS, last: TREND_RUNS };
+function historyReport(history, file2, metrics, last, svgFile) {
+  const trends = Object.fromEntries(metrics.map((metric) => [metric, linearTrend(series(history, metric, last).map((point) => point.value))]));
+  const readings = metrics.flatMap((metric) => {
+    const trend = trends[metric];
+    return trend === null || trend === void 0 ? [] : [`  ${trendReading(metric, trend, "the retrieval-ok rule")}`];
+  });
+  return {
+    text: `${history.runs.length} runs in ${file2}
+${historyText(history, metrics)}
+` + (readings.length > 0 ? `
+Trend over the last runs:
+${readings.join("\n")}
+` : "") + (svgFile !== void 0 ? `
+Wrote the chart to ${svgFile}
+` : ""),
+    json: `${JSON.stringify({ ...history, trends }, null, 2)}
+`,
+    get svg() {
+      return historySvg(history, metrics, `${metrics.join(", ")} over ${history.runs.length} runs`);
+    }
+  };
+}
 
 // src/sources/history.ts
 init_entry_url();
@@ -58797,32 +59139,14 @@ function parseHistory(text4, file2) {
 
 // src/frontends/cli/history-command.ts
 function historyCommand(context) {
-  return new Command("history").description("print the base branch's run history (the rag-gate-history.json the action keeps in its baseline artifact) and its trends; write an SVG chart").requiredOption("--history <file>", "the history file (rag-gate-history.json from the baseline artifact)").option("--metrics <list>", "metrics to show, comma-separated", TREND_METRICS.join(",")).option("--last <n>", "runs the trend test covers", String(TREND_RUNS)).option("--svg <file>", "write the metrics over every run as an SVG line chart").option("--json", "print the history and the trends as one JSON object").action(async (options) => {
+  return new Command("history").description("print the base branch's run history (the rag-gate-history.json the action keeps in its baseline artifact) and its trends; write an SVG chart").requiredOption("--history <file>", "the history file (rag-gate-history.json from the baseline artifact)").option("--metrics <list>", "metrics to show, comma-separated", HISTORY_DEFAULTS.metrics.join(",")).option("--last <n>", "runs the trend test covers", String(HISTORY_DEFAULTS.last)).option("--svg <file>", "write the metrics over every run as an SVG line chart").option("--json", "print the history and the trends as one JSON object").action(async (options) => {
     const history = await readHistory(options.history);
     const metrics = splitList(options.metrics);
     const last = Number(options.last);
     if (!Number.isInteger(last) || last < 3) throw new SettingError(`--last must be a whole number of at least 3, got "${options.last}"`);
-    const trends = Object.fromEntries(metrics.map((metric) => [metric, linearTrend(series(history, metric, last).map((point) => point.value))]));
-    if (options.svg !== void 0) await writeFileAtomic(options.svg, historySvg(history, metrics, `${metrics.join(", ")} over ${history.runs.length} runs`));
-    if (options.json) {
-      context.stdout(`${JSON.stringify({ ...history, trends }, null, 2)}
-`);
-      return;
-    }
-    const readings = metrics.flatMap((metric) => {
-      const trend = trends[metric];
-      return trend === null || trend === void 0 ? [] : [`  ${trendReading(metric, trend, "the retrieval-ok rule")}`];
-    });
-    context.stdout(
-      `${history.runs.length} runs in ${options.history}
-${historyText(history, metrics)}
-` + (readings.length > 0 ? `
-Trend over the last runs:
-${readings.join("\n")}
-` : "") + (options.svg !== void 0 ? `
-Wrote the chart to ${options.svg}
-` : "")
-    );
+    const report2 = historyReport(history, options.history, metrics, last, options.svg);
+    if (options.svg !== void 0) await writeFileAtomic(options.svg, report2.svg);
+    context.stdout(options.json ? report2.json : report2.text);
   });
 }
 
@@ -58894,6 +59218,28 @@ init_entry_url();
 
 // src/core/monitor/monitor.ts
 init_entry_url();
+
+// src/core/monitor/windows.ts
+init_entry_url();
+var MAX_WINDOWS = 1e4;
+function cutWindows(times, plan) {
+  if (plan.kind === "deploys") {
+    const at = [...new Set(plan.at)].sort((a, b) => a - b);
+    const windows2 = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
+    const windowOf = times.map((time3) => at.filter((deploy) => deploy <= time3).length);
+    return { windows: windows2, windowOf };
+  }
+  const { lengthMs } = plan;
+  const first = Math.floor(times.reduce((low, time3) => Math.min(low, time3), Infinity) / lengthMs);
+  const last = Math.floor(times.reduce((high, time3) => Math.max(high, time3), -Infinity) / lengthMs);
+  if (last - first + 1 > MAX_WINDOWS)
+    throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1e3} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
+  const windows = [];
+  for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
+  return { windows, windowOf: times.map((time3) => Math.floor(time3 / lengthMs) - first) };
+}
+
+// src/core/monitor/monitor.ts
 var MONITORED_RATES = ["rephrase", "refusal"];
 function rephrasedTurns(pairs, similarities, threshold) {
   return new Set(pairs.flatMap((pair2, i) => similarities[i] >= threshold ? [pair2.first] : []));
@@ -58973,8 +59319,331 @@ function monitorReport(turns, pairs, similarities, settings) {
   };
 }
 
+// src/core/monitor/similarity.ts
+init_entry_url();
+var STOP_WORDS = new Set(
+  "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
+);
+function contentWords(query) {
+  return query.normalize("NFKC").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
+}
+function trigramCounts(query) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const word of contentWords(query)) {
+    const padded = ` ${word} `;
+    const chars = Array.from(padded);
+    for (let i = 0; i + 3 <= chars.length; i++) {
+      const gram = chars.slice(i, i + 3).join("");
+      counts.set(gram, (counts.get(gram) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+function lexicalSimilarity(a, b) {
+  const x = trigramCounts(a);
+  const y = trigramCounts(b);
+  let dot = 0;
+  let normX = 0;
+  let normY = 0;
+  for (const [gram, count2] of x) {
+    normX += count2 * count2;
+    dot += count2 * (y.get(gram) ?? 0);
+  }
+  for (const count2 of y.values()) normY += count2 * count2;
+  return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
+}
+
+// src/render/monitor.ts
+init_entry_url();
+var RATE_KEYS = { rephrase: "rephraseRate", refusal: "refusalRate" };
+var RATE_WORDS = { rephrase: "rephrase rate", refusal: "refusal rate" };
+var SUMMARY_WINDOWS = 30;
+var percent5 = (value2) => `${(value2 * 100).toFixed(1)}%`;
+var points2 = (value2) => {
+  const text4 = Math.abs(value2 * 100).toFixed(1);
+  return value2 < 0 && text4 !== "0.0" ? `\u2212${text4}` : value2 > 0 && text4 !== "0.0" ? `+${text4}` : text4;
+};
+var iso = (ms) => new Date(ms).toISOString().replace(/:00\.000Z$/, "Z");
+function durationWords(ms) {
+  const units = [
+    [6048e5, "week"],
+    [864e5, "day"],
+    [36e5, "hour"],
+    [6e4, "minute"],
+    [1e3, "second"]
+  ];
+  for (const [size, unit] of units) if (ms % size === 0) return plural2(ms / size, unit);
+  return `${ms} ms`;
+}
+function windowLabel(window2, plan) {
+  if (plan.kind === "deploys") {
+    if (window2.start === null) return window2.end === null ? "all" : `before ${iso(window2.end)}`;
+    return window2.end === null ? `from ${iso(window2.start)}` : `${iso(window2.start)} to ${iso(window2.end)}`;
+  }
+  const start = window2.start;
+  const day = new Date(start).toISOString().slice(0, 10);
+  if (plan.lengthMs === 864e5) return day;
+  if (plan.lengthMs % 864e5 === 0) return `${day} to ${new Date(window2.end - 864e5).toISOString().slice(0, 10)}`;
+  return new Date(start).toISOString().slice(0, 16).replace("T", " ");
+}
+function chartLabel(window2, plan) {
+  if (plan.kind === "deploys") return window2.start === null ? "before" : `from ${new Date(window2.start).toISOString().slice(5, 16).replace("T", " ")}`;
+  return plan.lengthMs % 864e5 === 0 ? new Date(window2.start).toISOString().slice(5, 10) : new Date(window2.start).toISOString().slice(5, 16).replace("T", " ");
+}
+function rateCell(rate) {
+  if (rate.value === null) return "\u2014";
+  return `${percent5(rate.value)} [${(rate.interval[0] * 100).toFixed(1)}, ${(rate.interval[1] * 100).toFixed(1)}] (${rate.count})`;
+}
+function similarityText(similarity) {
+  const measure = similarity.measure === "lexical" ? "lexical (cosine of character trigrams of the content words)" : similarity.measure === "embeddings" ? "cosine of the log's embeddings" : `cosine of ${similarity.model ?? "the endpoint"}'s embeddings`;
+  return `a query is rephrased when the session's next query comes within ${durationWords(similarity.withinMs)} with similarity \u2265 ${similarity.threshold}: ${measure}`;
+}
+function planText(plan) {
+  return plan.kind === "deploys" ? `windows cut at ${plural2(plan.at.length, "deploy")} (${plan.at.map(iso).join(", ")})` : `windows of ${durationWords(plan.lengthMs)} (UTC)`;
+}
+function changeText(rate, window2, baseline, change, ceiling) {
+  const now = window2.rates[rate].value;
+  const before = baseline.rates[rate].value;
+  const verdict = change.alert ? `a significant rise above its ceiling ${percent5(ceiling)}: ALERT` : change.significant ? `a significant rise, but not above its ceiling ${percent5(ceiling)}` : change.aboveCeiling ? `no significant rise, but above its ceiling ${percent5(ceiling)}` : "no significant rise";
+  return `${RATE_WORDS[rate]} ${percent5(now)} against ${percent5(before)}: ${points2(change.difference)} points (95% CI ${points2(change.interval[0])} to ${points2(change.interval[1])}), one-sided p = ${formatP(change.pValue)} (Holm ${formatP(change.adjustedPValue)}): ${verdict}`;
+}
+var STATUS_WORDS = { alert: "ALERT: a significant rise above its ceiling", elevated: "elevated: above its ceiling, no significant rise", ok: "ok" };
+function renderMonitorText(files, report2, similarity) {
+  const plan = report2.settings.plan;
+  const rows = report2.windows.map((window2) => [
+    windowLabel(window2, plan),
+    String(window2.turns),
+    rateCell(window2.rates.rephrase),
+    rateCell(window2.rates.refusal),
+    window2.alerts.map((rate) => `${RATE_WORDS[rate]} alert`).join(", ")
+  ]);
+  const lines = [
+    `rag-gate monitor: ${plural2(report2.turns, "turn")} in ${plural2(report2.sessions, "session")} from ${files.map((file2) => codeQuoted(file2, 200)).join(", ")}`,
+    `${planText(plan)}; ${similarityText(similarity)}`,
+    report2.refusalsDetected > 0 ? `${plural2(report2.refusalsDetected, "turn")} without a refused field: refusal read from the answer by the text refusal detector` : "every turn has a refused field",
+    "",
+    textTable([["window", "turns", "rephrase rate [95% CI] (count)", "refusal rate [95% CI] (count)", ""], ...rows]),
+    ""
+  ];
+  const current = report2.windows[report2.current];
+  const comparison = current.comparison;
+  if (comparison === null) lines.push(`The current window ${windowLabel(current, plan)} has no earlier window to compare with.`);
+  else {
+    const baseline = report2.windows[comparison.baseline];
+    lines.push(
+      `The current window ${windowLabel(current, plan)} against ${windowLabel(baseline, plan)} (alpha ${report2.settings.alpha}, Holm across the two rates):`
+    );
+    for (const rate of MONITORED_RATES) lines.push(`  ${changeText(rate, current, baseline, comparison.changes[rate], report2.settings.ceilings[rate])}`);
+  }
+  const earlier = report2.windows.filter((window2) => window2.index !== report2.current && window2.alerts.length > 0);
+  if (earlier.length > 0)
+    lines.push(
+      "",
+      `Earlier windows with an alert: ${earlier.map((window2) => `${windowLabel(window2, plan)} (${window2.alerts.map((rate) => RATE_WORDS[rate]).join(", ")})`).join("; ")}`
+    );
+  lines.push(
+    "",
+    ...MONITORED_RATES.map((rate) => `${RATE_WORDS[rate].charAt(0).toUpperCase()}${RATE_WORDS[rate].slice(1)}: ${STATUS_WORDS[report2.status[rate]]}`)
+  );
+  return `${lines.join("\n")}
+`;
+}
+function rateJson(rate) {
+  return { value: rate.value, interval: rate.interval, count: rate.count, n: rate.n };
+}
+function monitorJson(files, report2, similarity) {
+  const plan = report2.settings.plan;
+  const when = (ms) => ms === null ? null : new Date(ms).toISOString();
+  const windows = report2.windows.map((window2) => ({
+    index: window2.index,
+    label: windowLabel(window2, plan),
+    start: when(window2.start),
+    end: when(window2.end),
+    turns: window2.turns,
+    sessions: window2.sessions,
+    rephraseRate: rateJson(window2.rates.rephrase),
+    refusalRate: rateJson(window2.rates.refusal),
+    comparison: window2.comparison === null ? null : {
+      baseline: window2.comparison.baseline,
+      ...Object.fromEntries(MONITORED_RATES.map((rate) => [RATE_KEYS[rate], window2.comparison.changes[rate]]))
+    },
+    alerts: window2.alerts.map((rate) => RATE_KEYS[rate])
+  }));
+  const current = report2.windows[report2.current];
+  const alerts = current.alerts.map((rate) => {
+    const change = current.comparison.changes[rate];
+    const baseline = report2.windows[current.comparison.baseline];
+    return {
+      rate: RATE_KEYS[rate],
+      window: current.index,
+      label: windowLabel(current, plan),
+      value: current.rates[rate].value,
+      baseline: baseline.rates[rate].value,
+      baselineWindow: baseline.index,
+      difference: change.difference,
+      interval: change.interval,
+      adjustedPValue: change.adjustedPValue,
+      ceiling: report2.settings.ceilings[rate]
+    };
+  });
+  return {
+    logs: files,
+    turns: report2.turns,
+    sessions: report2.sessions,
+    refusalsDetected: report2.refusalsDetected,
+    similarity: {
+      measure: similarity.measure,
+      threshold: similarity.threshold,
+      rephraseWithinSeconds: similarity.withinMs / 1e3,
+      ...similarity.model ? { model: similarity.model } : {}
+    },
+    candidatePairs: report2.pairs,
+    rephrases: report2.rephrases,
+    windowing: plan.kind === "deploys" ? { kind: "deploys", deploys: plan.at.map((at) => new Date(at).toISOString()) } : { kind: "fixed", seconds: plan.lengthMs / 1e3 },
+    alpha: report2.settings.alpha,
+    ceilings: { rephraseRate: report2.settings.ceilings.rephrase, refusalRate: report2.settings.ceilings.refusal },
+    windows,
+    current: report2.current,
+    status: { rephraseRate: report2.status.rephrase, refusalRate: report2.status.refusal },
+    alerts
+  };
+}
+function monitorIssueMarker(tag) {
+  return `rag-gate-monitor:${tag}`;
+}
+function monitorIssueTitle(report2) {
+  const rates = MONITORED_RATES.filter((rate) => report2.status[rate] !== "ok").map((rate) => RATE_WORDS[rate]);
+  return `rag-gate monitor: ${rates.length > 0 ? rates.join(" and ") : "rates"} rose in production`;
+}
+function renderMonitorMarkdown(report2, similarity, options = {}) {
+  const plan = report2.settings.plan;
+  const shown = report2.windows.slice(-SUMMARY_WINDOWS).filter((window2) => window2.turns > 0);
+  const current = report2.windows[report2.current];
+  const out = [];
+  if (options.marker !== void 0) out.push(markerComment(options.marker));
+  out.push(heading2(3, "rag-gate: production monitoring"));
+  const alerting = MONITORED_RATES.filter((rate) => report2.status[rate] === "alert");
+  out.push(
+    paragraph2(
+      ...prose(
+        alerting.length > 0 ? `Alert: the ${alerting.map((rate) => RATE_WORDS[rate]).join(" and ")} rose significantly in the current window (${windowLabel(current, plan)}), above the ceiling.` : `No alert in the current window (${windowLabel(current, plan)}).`
+      )
+    )
+  );
+  out.push(
+    table(
+      ["rate", "current window", "status"],
+      MONITORED_RATES.map((rate) => [RATE_WORDS[rate], rateCell(current.rates[rate]), STATUS_WORDS[report2.status[rate]]])
+    )
+  );
+  if (shown.length >= 2) {
+    for (const rate of MONITORED_RATES)
+      out.push(
+        mermaidChart(
+          `${RATE_WORDS[rate]} (%) per window`,
+          shown.map((window2) => ({ label: chartLabel(window2, plan), value: window2.rates[rate].value }))
+        )
+      );
+  }
+  if (current.comparison !== null) {
+    const baseline = report2.windows[current.comparison.baseline];
+    out.push(
+      paragraph2(...prose(`The current window against ${windowLabel(baseline, plan)} (alpha ${report2.settings.alpha}, one-sided, Holm across the two rates):`))
+    );
+    out.push({
+      type: "list",
+      ordered: false,
+      spread: false,
+      children: MONITORED_RATES.map((rate) => ({
+        type: "listItem",
+        spread: false,
+        children: [paragraph2(...prose(changeText(rate, current, baseline, current.comparison.changes[rate], report2.settings.ceilings[rate])))]
+      }))
+    });
+  }
+  out.push(
+    table(
+      ["window", "turns", "rephrase rate [95% CI] (count)", "refusal rate [95% CI] (count)", "alert"],
+      report2.windows.slice(-SUMMARY_WINDOWS).map((window2) => [
+        windowLabel(window2, plan),
+        String(window2.turns),
+        rateCell(window2.rates.rephrase),
+        rateCell(window2.rates.refusal),
+        window2.alerts.map((rate) => RATE_WORDS[rate]).join(", ")
+      ]),
+      [null, "right", "right", "right", null]
+    )
+  );
+  const notes2 = [
+    `${plural2(report2.turns, "turn")} in ${plural2(report2.sessions, "session")}; ${planText(plan)}${report2.windows.length > SUMMARY_WINDOWS ? `, the newest ${SUMMARY_WINDOWS} shown` : ""}.`,
+    `Rephrase: ${similarityText(similarity)}.`,
+    report2.refusalsDetected > 0 ? `Refusal: the log's refused field, else the text refusal detector (${plural2(report2.refusalsDetected, "turn")}).` : "Refusal: the log's refused field."
+  ];
+  out.push(paragraph2(text3(notes2.join(" "))));
+  const run = options.runUrl === void 0 ? null : safeHttpUrl(options.runUrl);
+  if (run !== null) out.push(paragraph2(text3("From "), link2(run, "this workflow run"), text3(".")));
+  return serialise({ type: "root", children: out });
+}
+
 // src/sources/logs.ts
 init_entry_url();
+
+// src/core/monitor/log-record.ts
+init_entry_url();
+var LOG_FIELD_ALIASES = new Map(
+  Object.entries({
+    "session.id": "session_id",
+    sessionId: "session_id",
+    conversation_id: "session_id",
+    thread_id: "session_id",
+    time: "timestamp",
+    startTime: "timestamp",
+    start_time: "timestamp",
+    "gen_ai.prompt": "user_query",
+    input: "user_query",
+    query: "user_query",
+    question: "user_query",
+    "gen_ai.completion": "answer",
+    output: "answer",
+    response: "answer"
+  })
+);
+var timestamp = external_exports.unknown().transform((value2, ctx) => {
+  const ms = parseTimestamp(value2);
+  if (ms === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: (value2 === void 0 ? "is required: " : "must be ") + "an ISO 8601 time with a time zone (2026-03-01T09:30:00Z) or epoch seconds, milliseconds, microseconds or nanoseconds (a number)"
+    });
+    return external_exports.NEVER;
+  }
+  return ms;
+});
+var logRecordSchema = external_exports.object({
+  session_id: external_exports.union([external_exports.string().trim().min(1, "must not be empty"), external_exports.number().transform(String)], {
+    error: "is required: a string (or number) naming the conversation"
+  }),
+  timestamp,
+  user_query: external_exports.string({ error: "is required and must be a string: the user's query" }),
+  answer: external_exports.string({ error: "must be a string" }).optional(),
+  refused: external_exports.boolean({ error: "must be true or false" }).optional(),
+  embedding: external_exports.array(external_exports.number({ error: "must be a number" }).refine(Number.isFinite, "must be a finite number"), { error: "must be a list of numbers" }).min(1, "must not be empty").optional()
+}).superRefine((record2, ctx) => {
+  if (record2.answer === void 0 && record2.refused === void 0)
+    ctx.addIssue({ code: "custom", path: ["answer"], message: "is required when refused is absent: the refusal rate needs one or the other" });
+});
+function turnOf(record2) {
+  return {
+    session: record2.session_id,
+    at: record2.timestamp,
+    query: record2.user_query,
+    ...record2.answer === void 0 ? {} : { answer: record2.answer },
+    ...record2.refused === void 0 ? {} : { refused: record2.refused },
+    ...record2.embedding === void 0 ? {} : { embedding: record2.embedding }
+  };
+}
+
+// src/sources/logs.ts
 function otlpValue(value2) {
   if (typeof value2 !== "object" || value2 === null) return void 0;
   const v = value2;
@@ -59132,162 +59801,32 @@ async function monitorLogs(settings, origins, env) {
     withinMs: settings["rephrase-within"]
   };
 }
-
-// src/render/monitor.ts
-init_entry_url();
-var RATE_KEYS = { rephrase: "rephraseRate", refusal: "refusalRate" };
-var RATE_WORDS = { rephrase: "rephrase rate", refusal: "refusal rate" };
-var percent5 = (value2) => `${(value2 * 100).toFixed(1)}%`;
-var points2 = (value2) => {
-  const text4 = Math.abs(value2 * 100).toFixed(1);
-  return value2 < 0 && text4 !== "0.0" ? `\u2212${text4}` : value2 > 0 && text4 !== "0.0" ? `+${text4}` : text4;
-};
-var iso = (ms) => new Date(ms).toISOString().replace(/:00\.000Z$/, "Z");
-function durationWords(ms) {
-  const units = [
-    [6048e5, "week"],
-    [864e5, "day"],
-    [36e5, "hour"],
-    [6e4, "minute"],
-    [1e3, "second"]
-  ];
-  for (const [size, unit] of units) if (ms % size === 0) return plural2(ms / size, unit);
-  return `${ms} ms`;
-}
-function windowLabel(window2, plan) {
-  if (plan.kind === "deploys") {
-    if (window2.start === null) return window2.end === null ? "all" : `before ${iso(window2.end)}`;
-    return window2.end === null ? `from ${iso(window2.start)}` : `${iso(window2.start)} to ${iso(window2.end)}`;
-  }
-  const start = window2.start;
-  const day = new Date(start).toISOString().slice(0, 10);
-  if (plan.lengthMs === 864e5) return day;
-  if (plan.lengthMs % 864e5 === 0) return `${day} to ${new Date(window2.end - 864e5).toISOString().slice(0, 10)}`;
-  return new Date(start).toISOString().slice(0, 16).replace("T", " ");
-}
-function rateCell(rate) {
-  if (rate.value === null) return "\u2014";
-  return `${percent5(rate.value)} [${(rate.interval[0] * 100).toFixed(1)}, ${(rate.interval[1] * 100).toFixed(1)}] (${rate.count})`;
-}
-function similarityText(similarity) {
-  const measure = similarity.measure === "lexical" ? "lexical (cosine of character trigrams of the content words)" : similarity.measure === "embeddings" ? "cosine of the log's embeddings" : `cosine of ${similarity.model ?? "the endpoint"}'s embeddings`;
-  return `a query is rephrased when the session's next query comes within ${durationWords(similarity.withinMs)} with similarity \u2265 ${similarity.threshold}: ${measure}`;
-}
-function planText(plan) {
-  return plan.kind === "deploys" ? `windows cut at ${plural2(plan.at.length, "deploy")} (${plan.at.map(iso).join(", ")})` : `windows of ${durationWords(plan.lengthMs)} (UTC)`;
-}
-function changeText(rate, window2, baseline, change, ceiling) {
-  const now = window2.rates[rate].value;
-  const before = baseline.rates[rate].value;
-  const verdict = change.alert ? `a significant rise above its ceiling ${percent5(ceiling)}: ALERT` : change.significant ? `a significant rise, but not above its ceiling ${percent5(ceiling)}` : change.aboveCeiling ? `no significant rise, but above its ceiling ${percent5(ceiling)}` : "no significant rise";
-  return `${RATE_WORDS[rate]} ${percent5(now)} against ${percent5(before)}: ${points2(change.difference)} points (95% CI ${points2(change.interval[0])} to ${points2(change.interval[1])}), one-sided p = ${formatP(change.pValue)} (Holm ${formatP(change.adjustedPValue)}): ${verdict}`;
-}
-var STATUS_WORDS = { alert: "ALERT: a significant rise above its ceiling", elevated: "elevated: above its ceiling, no significant rise", ok: "ok" };
-function renderMonitorText(files, report2, similarity) {
-  const plan = report2.settings.plan;
-  const rows = report2.windows.map((window2) => [
-    windowLabel(window2, plan),
-    String(window2.turns),
-    rateCell(window2.rates.rephrase),
-    rateCell(window2.rates.refusal),
-    window2.alerts.map((rate) => `${RATE_WORDS[rate]} alert`).join(", ")
-  ]);
-  const lines = [
-    `rag-gate monitor: ${plural2(report2.turns, "turn")} in ${plural2(report2.sessions, "session")} from ${files.map((file2) => codeQuoted(file2, 200)).join(", ")}`,
-    `${planText(plan)}; ${similarityText(similarity)}`,
-    report2.refusalsDetected > 0 ? `${plural2(report2.refusalsDetected, "turn")} without a refused field: refusal read from the answer by the text refusal detector` : "every turn has a refused field",
-    "",
-    textTable([["window", "turns", "rephrase rate [95% CI] (count)", "refusal rate [95% CI] (count)", ""], ...rows]),
-    ""
-  ];
-  const current = report2.windows[report2.current];
-  const comparison = current.comparison;
-  if (comparison === null) lines.push(`The current window ${windowLabel(current, plan)} has no earlier window to compare with.`);
-  else {
-    const baseline = report2.windows[comparison.baseline];
-    lines.push(
-      `The current window ${windowLabel(current, plan)} against ${windowLabel(baseline, plan)} (alpha ${report2.settings.alpha}, Holm across the two rates):`
-    );
-    for (const rate of MONITORED_RATES) lines.push(`  ${changeText(rate, current, baseline, comparison.changes[rate], report2.settings.ceilings[rate])}`);
-  }
-  const earlier = report2.windows.filter((window2) => window2.index !== report2.current && window2.alerts.length > 0);
-  if (earlier.length > 0)
-    lines.push(
-      "",
-      `Earlier windows with an alert: ${earlier.map((window2) => `${windowLabel(window2, plan)} (${window2.alerts.map((rate) => RATE_WORDS[rate]).join(", ")})`).join("; ")}`
-    );
-  lines.push(
-    "",
-    ...MONITORED_RATES.map((rate) => `${RATE_WORDS[rate].charAt(0).toUpperCase()}${RATE_WORDS[rate].slice(1)}: ${STATUS_WORDS[report2.status[rate]]}`)
-  );
-  return `${lines.join("\n")}
-`;
-}
-function rateJson(rate) {
-  return { value: rate.value, interval: rate.interval, count: rate.count, n: rate.n };
-}
-function monitorJson(files, report2, similarity) {
-  const plan = report2.settings.plan;
-  const when = (ms) => ms === null ? null : new Date(ms).toISOString();
-  const windows = report2.windows.map((window2) => ({
-    index: window2.index,
-    label: windowLabel(window2, plan),
-    start: when(window2.start),
-    end: when(window2.end),
-    turns: window2.turns,
-    sessions: window2.sessions,
-    rephraseRate: rateJson(window2.rates.rephrase),
-    refusalRate: rateJson(window2.rates.refusal),
-    comparison: window2.comparison === null ? null : {
-      baseline: window2.comparison.baseline,
-      ...Object.fromEntries(MONITORED_RATES.map((rate) => [RATE_KEYS[rate], window2.comparison.changes[rate]]))
-    },
-    alerts: window2.alerts.map((rate) => RATE_KEYS[rate])
-  }));
-  const current = report2.windows[report2.current];
-  const alerts = current.alerts.map((rate) => {
-    const change = current.comparison.changes[rate];
-    const baseline = report2.windows[current.comparison.baseline];
-    return {
-      rate: RATE_KEYS[rate],
-      window: current.index,
-      label: windowLabel(current, plan),
-      value: current.rates[rate].value,
-      baseline: baseline.rates[rate].value,
-      baselineWindow: baseline.index,
-      difference: change.difference,
-      interval: change.interval,
-      adjustedPValue: change.adjustedPValue,
-      ceiling: report2.settings.ceilings[rate]
-    };
-  });
-  return {
-    logs: files,
-    turns: report2.turns,
-    sessions: report2.sessions,
-    refusalsDetected: report2.refusalsDetected,
-    similarity: {
-      measure: similarity.measure,
-      threshold: similarity.threshold,
-      rephraseWithinSeconds: similarity.withinMs / 1e3,
-      ...similarity.model ? { model: similarity.model } : {}
-    },
-    candidatePairs: report2.pairs,
-    rephrases: report2.rephrases,
-    windowing: plan.kind === "deploys" ? { kind: "deploys", deploys: plan.at.map((at) => new Date(at).toISOString()) } : { kind: "fixed", seconds: plan.lengthMs / 1e3 },
-    alpha: report2.settings.alpha,
-    ceilings: { rephraseRate: report2.settings.ceilings.rephrase, refusalRate: report2.settings.ceilings.refusal },
-    windows,
-    current: report2.current,
-    status: { rephraseRate: report2.status.rephrase, refusalRate: report2.status.refusal },
-    alerts
+function monitorOutput(run, embeddingModel) {
+  const { report: report2 } = run;
+  const words = {
+    measure: run.measure,
+    threshold: report2.settings.threshold,
+    withinMs: run.withinMs,
+    ...run.measure === "openai" ? { model: embeddingModel } : {}
   };
+  return {
+    text: renderMonitorText(run.files, report2, words),
+    json: `${JSON.stringify(monitorJson(run.files, report2, words), null, 2)}
+`,
+    markdown: (options) => renderMonitorMarkdown(report2, words, options),
+    title: monitorIssueTitle(report2),
+    issueMarker: monitorIssueMarker,
+    alert: report2.windows[report2.current].alerts.length > 0
+  };
+}
+function sampleWrittenText(run, rows, out) {
+  const sessions = new Set(rows.map((row) => row.session_id)).size;
+  return `Wrote ${plural2(sessions, "conversation")} (${plural2(rows.length, "turn")}) of ${plural2(run.report.sessions, "conversation")} to ${out}.
+Fill in expected_answer (or set answerable to false), then promote the filled rows into the golden set (see "Production monitoring" in the README).
+`;
 }
 
 // src/frontends/cli/monitor-command.ts
-function similarityWords(run, model) {
-  return { measure: run.measure, threshold: run.report.settings.threshold, withinMs: run.withinMs, ...run.measure === "openai" ? { model } : {} };
-}
 var sampleSize = argParser((text4) => {
   const n = Number(text4);
   if (!Number.isSafeInteger(n) || n < 1) throw new SettingError(`must be a whole number of conversations, 1 or more, got "${text4}"`);
@@ -59298,20 +59837,16 @@ function sampleCommand(context) {
     "draw whole conversations at random from the logs for the weekly human read, written as a labelling file (JSON Lines) whose filled rows can be promoted into the golden set"
   );
   return addSettingOptions(command, "monitor").addOption(new Option("--n <conversations>", "conversations to draw").argParser(sampleSize).default(100)).option("--seed <seed>", "the seed of the draw: the same logs and seed give the same sample", DEFAULT_SEED).requiredOption("--out <file>", "the labelling file to write (JSON Lines, one row per user turn)").action(async (options) => {
-    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "monitor"));
+    const resolved = await loadSettings(givenSettings(command, "monitor"));
+    const { settings, origins } = resolved;
     if (options.printConfig) {
-      context.stdout(renderSettings(cliSettings("monitor"), texts2, origins));
+      context.stdout(settingsText(cliSettings("monitor"), resolved));
       return;
     }
     const run = await monitorLogs(settings, origins, process.env);
     const rows = sampleConversations(run.read.turns, run.rephrased, options.n, options.seed);
     await writeFileAtomic(options.out, rows.map((row) => JSON.stringify(row)).join("\n") + "\n");
-    const sessions = new Set(rows.map((row) => row.session_id)).size;
-    context.stdout(
-      `Wrote ${plural2(sessions, "conversation")} (${plural2(rows.length, "turn")}) of ${plural2(run.report.sessions, "conversation")} to ${options.out}.
-Fill in expected_answer (or set answerable to false), then promote the filled rows into the golden set (see "Production monitoring" in the README).
-`
-    );
+    context.stdout(sampleWrittenText(run, rows, options.out));
   });
 }
 function monitorCommand(context, setExitCode) {
@@ -59319,18 +59854,16 @@ function monitorCommand(context, setExitCode) {
     "production monitoring of conversation logs: the rephrase rate and the refusal rate per window, the current window tested against the one before, an alert (exit 1) on a significant rise above a ceiling"
   );
   return addSettingOptions(command.enablePositionalOptions(), "monitor").option("--json", "print one JSON object: each window with its rephraseRate and refusalRate (value, interval, counts), the tests, and the alerts").addCommand(sampleCommand(context)).action(async (options) => {
-    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "monitor"));
+    const resolved = await loadSettings(givenSettings(command, "monitor"));
+    const { settings, origins } = resolved;
     if (options.printConfig) {
-      context.stdout(renderSettings(cliSettings("monitor"), texts2, origins));
+      context.stdout(settingsText(cliSettings("monitor"), resolved));
       return;
     }
     const run = await monitorLogs(settings, origins, process.env);
-    const words = similarityWords(run, settings["embedding-model"]);
-    context.stdout(
-      options.json ? `${JSON.stringify(monitorJson(run.files, run.report, words), null, 2)}
-` : renderMonitorText(run.files, run.report, words)
-    );
-    if (run.report.windows[run.report.current].alerts.length > 0) setExitCode(EXIT.gateFailed);
+    const output2 = monitorOutput(run, settings["embedding-model"]);
+    context.stdout(options.json ? output2.json : output2.text);
+    if (output2.alert) setExitCode(EXIT.gateFailed);
   });
 }
 
@@ -59341,21 +59874,403 @@ function splitCommand(context) {
     "hold back a share of the golden set for the release evaluation: a deterministic split by a keyed hash of the question ids, stratified by tag, written to the holdout file"
   );
   return addSettingOptions(command, "split").option("--rotate", "draw a new holdout in place of the existing one (the next rotation): every question may change side").option("--json", 'print the holdout file\u2019s object on stdout: {"holdout": [ids], "development": [ids], "byTag": {\u2026}, \u2026}').action(async (options) => {
-    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "split"));
+    const resolved = await loadSettings(givenSettings(command, "split"));
+    const { settings, origins } = resolved;
     if (options.printConfig) {
-      context.stdout(renderSettings(cliSettings("split"), texts2, origins));
+      context.stdout(settingsText(cliSettings("split"), resolved));
       return;
     }
-    const drawn = await splitGoldenSet(settings, origins, options.rotate === true);
-    context.stdout(
-      options.json ? `${JSON.stringify(holdoutFileObject(drawn.split, drawn.sizes), null, 2)}
-` : renderSplitText(drawn.file, drawn.sizes, { ...drawn, share: drawn.split.share })
-    );
+    const report2 = splitReport(await splitGoldenSet(settings, origins, options.rotate === true));
+    context.stdout(options.json ? report2.json : report2.text);
   });
 }
 
 // src/frontends/cli/trec-command.ts
 init_entry_url();
+
+// src/pipeline/trec.ts
+init_entry_url();
+
+// src/core/scoring/trec-eval.ts
+init_entry_url();
+
+// src/core/scoring/trec-rank.ts
+init_entry_url();
+
+// src/core/scoring/docno-index.ts
+init_entry_url();
+var MIN_SLOTS = 16;
+function slotsFor(count2) {
+  let slots2 = MIN_SLOTS;
+  while (slots2 < count2 * 2) slots2 *= 2;
+  return slots2;
+}
+var DocnoIndex = class {
+  /** A slot holds entry + 1; 0 marks an empty slot. Only the first `mask + 1` slots are in use. */
+  slots = new Int32Array(MIN_SLOTS);
+  mask = MIN_SLOTS - 1;
+  added = 0;
+  entries;
+  /** The slots in use: a power of two, at least twice the entries (which keeps probes short). */
+  get slotCount() {
+    return this.mask + 1;
+  }
+  /**
+   * Empties the index, to hold entries of `entries`, added in order with firstWithDocnoOf; `expected` of them
+   * fit without growing the table.
+   */
+  reset(entries, expected = entries.count) {
+    const size = slotsFor(expected);
+    if (this.slots.length < size) this.slots = new Int32Array(size);
+    else this.slots.fill(0, 0, size);
+    this.mask = size - 1;
+    this.added = 0;
+    this.entries = entries;
+  }
+  /** Indexes every entry of `entries` (whose docnos must be distinct), to look docnos up with `find`. */
+  index(entries) {
+    this.reset(entries);
+    for (let i = 0; i < entries.count; i++) this.firstWithDocnoOf(i);
+  }
+  /**
+   * The earlier entry that has entry i's docno, or -1 when none has, and then entry i is added. Entries are
+   * added in order, 0, 1, 2, ., so the earlier one is the first with that docno.
+   */
+  firstWithDocnoOf(i) {
+    const entries = this.entries;
+    const hash2 = entries.docnoHashes[i];
+    const { slots: slots2, mask } = this;
+    let slot = hash2 & mask;
+    for (; ; slot = slot + 1 & mask) {
+      const entry = slots2[slot] - 1;
+      if (entry < 0) break;
+      if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, entries, i)) return entry;
+    }
+    slots2[slot] = i + 1;
+    this.added = i + 1;
+    if (this.added * 2 > mask + 1) this.grow();
+    return -1;
+  }
+  /** The indexed entry with the docno of `other`'s entry i, or -1 when there is none. */
+  find(other, i) {
+    const entries = this.entries;
+    const hash2 = other.docnoHashes[i];
+    const { slots: slots2, mask } = this;
+    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+      const entry = slots2[slot] - 1;
+      if (entry < 0) return -1;
+      if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, other, i)) return entry;
+    }
+  }
+  /** Doubles the table and puts every entry back in its slot. */
+  grow() {
+    const size = (this.mask + 1) * 2;
+    const slots2 = this.slots.length >= size ? this.slots.fill(0, 0, size) : new Int32Array(size);
+    const hashes = this.entries.docnoHashes;
+    const mask = size - 1;
+    for (let entry = 0; entry < this.added; entry++) {
+      let slot = hashes[entry] & mask;
+      while (slots2[slot] !== 0) slot = slot + 1 & mask;
+      slots2[slot] = entry + 1;
+    }
+    this.slots = slots2;
+    this.mask = mask;
+  }
+};
+function sameDocno(a, i, b, j) {
+  const aStart = a.docnoStarts[i];
+  const bStart = b.docnoStarts[j];
+  const length = a.docnoEnds[i] - aStart;
+  if (b.docnoEnds[j] - bStart !== length) return false;
+  const aBytes = a.docnoBytes;
+  const bBytes = b.docnoBytes;
+  for (let k = 0; k < length; k++) if (aBytes[aStart + k] !== bBytes[bStart + k]) return false;
+  return true;
+}
+
+// src/core/scoring/trec-rank.ts
+var SMALL_GROUP = 16;
+function lowerBound(sorted, length, value2) {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] < value2) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+var JudgedRanker = class {
+  constructor(judging = DEFAULT_JUDGING) {
+    this.judging = judging;
+  }
+  judging;
+  judgedDocnos = new DocnoIndex();
+  // Per run entry (grown to the longest query).
+  /** The judgment (entry of the query's qrels) of each run entry's document, or -1 when it has none. */
+  judgmentOf = new Int32Array(1024);
+  grades = new Float64Array(1024);
+  ranks = new Int32Array(1024);
+  level = new Int32Array(1024);
+  tieRank = new Int32Array(1024);
+  members = new Int32Array(1024);
+  // Per judged document (grown to the most judged documents of a query).
+  ideal = new Float64Array(256);
+  judged = new Int32Array(256);
+  levels = new Float64Array(256);
+  above = new Int32Array(257);
+  groupStart = new Int32Array(257);
+  groupFill = new Int32Array(256);
+  tied = new Int32Array(256);
+  tieCounts = new Int32Array(257);
+  /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
+  judge(judgments, run) {
+    const judgedGrades = this.idealGrades(judgments);
+    const n = run?.count ?? 0;
+    this.grades = grownFloat64(this.grades, n);
+    const grades = this.grades.subarray(0, n);
+    grades.fill(UNJUDGED);
+    if (run !== void 0) this.placeJudged(judgments, run, grades);
+    this.ranks = grownInt32(this.ranks, n);
+    const { judging } = this;
+    return { grades, judgedRanks: judgedRanksInto(grades, this.ranks), judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+  }
+  /** The grades of 0 or more sorted descending (the ideal ranking). */
+  idealGrades(judgments) {
+    this.ideal = grownFloat64(this.ideal, judgments.count);
+    let judged = 0;
+    for (let i = 0; i < judgments.count; i++) {
+      const grade2 = judgments.values[i];
+      if (grade2 >= 0) this.ideal[judged++] = grade2;
+    }
+    return this.ideal.subarray(0, judged).sort().reverse();
+  }
+  isJudged(entry) {
+    return this.judgmentOf[entry] >= 0;
+  }
+  /** Steps 1-5 for a query that retrieved something. */
+  placeJudged(judgments, run, grades) {
+    const judgedCount = this.findJudged(judgments, run);
+    if (judgedCount === 0) return;
+    const levelCount = this.sortJudgedScores(run, judgedCount);
+    this.locate(run, levelCount);
+    this.rankTies(run, levelCount);
+    const { judged, level, tieRank, above, judgmentOf } = this;
+    for (let j = 0; j < judgedCount; j++) {
+      const entry = judged[j];
+      grades[above[level[entry]] + tieRank[entry]] = judgments.values[judgmentOf[entry]];
+    }
+  }
+  /** Steps 1 and 2a: each run entry's judgment, and the run entries that have one; returns how many. */
+  findJudged(judgments, run) {
+    const index = this.judgedDocnos;
+    index.index(judgments);
+    this.judged = grownInt32(this.judged, run.count);
+    this.judgmentOf = grownInt32(this.judgmentOf, run.count);
+    const { judged, judgmentOf } = this;
+    let count2 = 0;
+    for (let i = 0; i < run.count; i++) {
+      const judgment = index.find(run, i);
+      judgmentOf[i] = judgment;
+      if (judgment >= 0) judged[count2++] = i;
+    }
+    return count2;
+  }
+  /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
+  sortJudgedScores(run, judgedCount) {
+    this.levels = grownFloat64(this.levels, judgedCount);
+    const { levels, judged } = this;
+    for (let j = 0; j < judgedCount; j++) levels[j] = run.values[judged[j]];
+    levels.subarray(0, judgedCount).sort();
+    let distinct = 1;
+    for (let j = 1; j < judgedCount; j++) if (levels[j] !== levels[distinct - 1]) levels[distinct++] = levels[j];
+    return distinct;
+  }
+  /**
+   * Step 3: for each entry, finds the first level not below its score. Leaves `above[k]` = how many entries
+   * score above level k, `level[i]` = the level entry i ties with (-1 when none), and each level's tied entries
+   * bucketed in `members` from `groupStart[k]`.
+   */
+  locate(run, levelCount) {
+    const n = run.count;
+    this.level = grownInt32(this.level, n);
+    this.members = grownInt32(this.members, n);
+    this.above = grownInt32(this.above, levelCount + 1);
+    this.groupStart = grownInt32(this.groupStart, levelCount + 1);
+    const { levels, level, members: members2, above, groupStart } = this;
+    const scores = run.values;
+    above.fill(0, 0, levelCount + 1);
+    groupStart.fill(0, 0, levelCount + 1);
+    for (let i = 0; i < n; i++) {
+      const score = scores[i];
+      const k = lowerBound(levels, levelCount, score);
+      above[k]++;
+      if (k < levelCount && levels[k] === score) {
+        level[i] = k;
+        groupStart[k + 1]++;
+      } else {
+        level[i] = -1;
+      }
+    }
+    let sum = 0;
+    for (let k = levelCount; k >= 0; k--) {
+      const here = above[k];
+      above[k] = sum;
+      sum += here;
+    }
+    for (let k = 0; k < levelCount; k++) groupStart[k + 1] += groupStart[k];
+    this.groupFill = grownInt32(this.groupFill, levelCount);
+    const fill = this.groupFill;
+    fill.set(groupStart.subarray(0, levelCount));
+    for (let i = 0; i < n; i++) {
+      const k = level[i];
+      if (k >= 0) members2[fill[k]++] = i;
+    }
+  }
+  /**
+   * Step 4: each judged entry's place among the entries that tie with it, that is how many of them have a greater
+   * docno. Per group of ties, the judged members are sorted by docno, greatest first; then every member is placed
+   * among them by binary search, and counts as one more above each judged member with a smaller docno. A group
+   * of m entries, t of them judged, costs m log t comparisons, not m log m.
+   */
+  rankTies(run, levelCount) {
+    this.tieRank = grownInt32(this.tieRank, run.count);
+    const { members: members2, groupStart, tieRank } = this;
+    for (let k = 0; k < levelCount; k++) {
+      const start = groupStart[k];
+      const end = groupStart[k + 1];
+      if (end - start === 1) {
+        tieRank[members2[start]] = 0;
+        continue;
+      }
+      const judgedCount = this.sortJudgedMembers(run, start, end);
+      const { tied, tieCounts } = this;
+      tieCounts.fill(0, 0, judgedCount + 1);
+      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(run, members2[m], judgedCount)]++;
+      let greater = 0;
+      for (let t = 0; t < judgedCount; t++) {
+        greater += tieCounts[t];
+        tieRank[tied[t]] = greater;
+      }
+    }
+  }
+  /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
+  sortJudgedMembers(run, start, end) {
+    this.tied = grownInt32(this.tied, end - start);
+    this.tieCounts = grownInt32(this.tieCounts, end - start + 1);
+    const { tied, members: members2 } = this;
+    let count2 = 0;
+    for (let m = start; m < end; m++) if (this.isJudged(members2[m])) tied[count2++] = members2[m];
+    this.sortByDocnoDescending(tied, count2, run);
+    return count2;
+  }
+  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than entry's. */
+  firstSmallerDocno(run, entry, count2) {
+    const { tied } = this;
+    let low = 0;
+    let high = count2;
+    while (low < high) {
+      const middle = low + high >>> 1;
+      if (run.compareDocnos(tied[middle], entry) < 0) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+  /** Sorts entries[0, count) by their docnos, greatest first (byte order, as strcmp). */
+  sortByDocnoDescending(entries, count2, run) {
+    if (count2 > SMALL_GROUP) {
+      entries.subarray(0, count2).sort((a, b) => run.compareDocnos(b, a));
+      return;
+    }
+    for (let i = 1; i < count2; i++) {
+      const entry = entries[i];
+      let j = i - 1;
+      while (j >= 0 && run.compareDocnos(entries[j], entry) < 0) {
+        entries[j + 1] = entries[j];
+        j--;
+      }
+      entries[j + 1] = entry;
+    }
+  }
+};
+
+// src/core/scoring/trec-eval.ts
+var DEFAULT_TREC_EVAL_OPTIONS = { judging: DEFAULT_JUDGING, maxRetrieved: Infinity, judgedOnly: false, averageOver: "qrels" };
+function evaluation(metrics, rankings) {
+  const sums = new Float64Array(metrics.length);
+  const perQuery = {};
+  let queries = 0;
+  for (const [qid, ranking] of rankings) {
+    const values = {};
+    for (let i = 0; i < metrics.length; i++) {
+      const metric = metrics[i];
+      const value2 = metric.compute(ranking);
+      values[metric.name] = value2;
+      sums[i] += value2;
+    }
+    perQuery[qid] = values;
+    queries++;
+  }
+  const aggregate = {};
+  metrics.forEach((metric, i) => aggregate[metric.name] = metric.total ? sums[i] : queries === 0 ? 0 : sums[i] / queries);
+  return { queries, aggregate, perQuery };
+}
+var RankingLimits = class {
+  constructor(options) {
+    this.options = options;
+  }
+  options;
+  kept = new Float64Array(1024);
+  ranks = new Int32Array(1024);
+  apply(ranking) {
+    const { maxRetrieved, judgedOnly } = this.options;
+    if (!judgedOnly && ranking.grades.length <= maxRetrieved) return ranking;
+    let grades = ranking.grades.subarray(0, maxRetrieved);
+    if (judgedOnly) {
+      this.kept = grownFloat64(this.kept, grades.length);
+      let count2 = 0;
+      for (const grade2 of grades) if (grade2 >= 0) this.kept[count2++] = grade2;
+      grades = this.kept.subarray(0, count2);
+    }
+    this.ranks = grownInt32(this.ranks, grades.length);
+    return { ...ranking, grades, judgedRanks: judgedRanksInto(grades, this.ranks) };
+  }
+};
+function evaluateTrecTables(qrels, run, metrics, options = DEFAULT_TREC_EVAL_OPTIONS) {
+  const ranker = new JudgedRanker(options.judging);
+  const limits = new RankingLimits(options);
+  const judgments = new QueryEntries();
+  const retrieved = new QueryEntries();
+  function* rankings() {
+    for (const [q, qid] of qrels.qids.entries()) {
+      const r = run.queryNumber(qid);
+      if (r === void 0 && options.averageOver === "run") continue;
+      yield [qid, limits.apply(ranker.judge(qrels.entries(q, judgments), r === void 0 ? void 0 : run.entries(r, retrieved)))];
+    }
+  }
+  return evaluation(metrics, rankings());
+}
+
+// src/render/trec-text.ts
+init_entry_url();
+var value4 = (value2) => value2 === void 0 ? "\u2014" : value2.toFixed(4);
+var QUERIES = { qrels: "every query in the qrels, as trec_eval -c", run: "the queries in both the qrels and the run" };
+function renderTrecText(evaluation2, metrics, perQuery, averageOver) {
+  const names = metrics.map((metric) => metric.name);
+  let text4 = `rag-gate trec: ${evaluation2.queries} queries (${QUERIES[averageOver]})
+`;
+  const row = (metric) => metric.total ? [`${metric.name} (total)`, String(evaluation2.aggregate[metric.name])] : [metric.name, value4(evaluation2.aggregate[metric.name])];
+  text4 += `${textTable([["metric", "mean"], ...metrics.map(row)])}
+`;
+  if (perQuery) {
+    const rows = Object.entries(evaluation2.perQuery).map(([qid, values]) => [qid, ...names.map((name) => value4(values[name]))]);
+    text4 += `
+Per query
+${textTable([["qid", ...names], ...rows])}
+`;
+  }
+  return text4;
+}
 
 // src/sources/trec.ts
 init_entry_url();
@@ -59478,99 +60393,6 @@ function parseIntegerBytes(bytes, start, end) {
 
 // src/core/scoring/trec-table.ts
 init_entry_url();
-
-// src/core/scoring/docno-index.ts
-init_entry_url();
-var MIN_SLOTS = 16;
-function slotsFor(count2) {
-  let slots2 = MIN_SLOTS;
-  while (slots2 < count2 * 2) slots2 *= 2;
-  return slots2;
-}
-var DocnoIndex = class {
-  /** A slot holds entry + 1; 0 marks an empty slot. Only the first `mask + 1` slots are in use. */
-  slots = new Int32Array(MIN_SLOTS);
-  mask = MIN_SLOTS - 1;
-  added = 0;
-  entries;
-  /** The slots in use: a power of two, at least twice the entries (which keeps probes short). */
-  get slotCount() {
-    return this.mask + 1;
-  }
-  /**
-   * Empties the index, to hold entries of `entries`, added in order with firstWithDocnoOf; `expected` of them
-   * fit without growing the table.
-   */
-  reset(entries, expected = entries.count) {
-    const size = slotsFor(expected);
-    if (this.slots.length < size) this.slots = new Int32Array(size);
-    else this.slots.fill(0, 0, size);
-    this.mask = size - 1;
-    this.added = 0;
-    this.entries = entries;
-  }
-  /** Indexes every entry of `entries` (whose docnos must be distinct), to look docnos up with `find`. */
-  index(entries) {
-    this.reset(entries);
-    for (let i = 0; i < entries.count; i++) this.firstWithDocnoOf(i);
-  }
-  /**
-   * The earlier entry that has entry i's docno, or -1 when none has, and then entry i is added. Entries are
-   * added in order, 0, 1, 2, ., so the earlier one is the first with that docno.
-   */
-  firstWithDocnoOf(i) {
-    const entries = this.entries;
-    const hash2 = entries.docnoHashes[i];
-    const { slots: slots2, mask } = this;
-    let slot = hash2 & mask;
-    for (; ; slot = slot + 1 & mask) {
-      const entry = slots2[slot] - 1;
-      if (entry < 0) break;
-      if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, entries, i)) return entry;
-    }
-    slots2[slot] = i + 1;
-    this.added = i + 1;
-    if (this.added * 2 > mask + 1) this.grow();
-    return -1;
-  }
-  /** The indexed entry with the docno of `other`'s entry i, or -1 when there is none. */
-  find(other, i) {
-    const entries = this.entries;
-    const hash2 = other.docnoHashes[i];
-    const { slots: slots2, mask } = this;
-    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
-      const entry = slots2[slot] - 1;
-      if (entry < 0) return -1;
-      if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, other, i)) return entry;
-    }
-  }
-  /** Doubles the table and puts every entry back in its slot. */
-  grow() {
-    const size = (this.mask + 1) * 2;
-    const slots2 = this.slots.length >= size ? this.slots.fill(0, 0, size) : new Int32Array(size);
-    const hashes = this.entries.docnoHashes;
-    const mask = size - 1;
-    for (let entry = 0; entry < this.added; entry++) {
-      let slot = hashes[entry] & mask;
-      while (slots2[slot] !== 0) slot = slot + 1 & mask;
-      slots2[slot] = entry + 1;
-    }
-    this.slots = slots2;
-    this.mask = mask;
-  }
-};
-function sameDocno(a, i, b, j) {
-  const aStart = a.docnoStarts[i];
-  const bStart = b.docnoStarts[j];
-  const length = a.docnoEnds[i] - aStart;
-  if (b.docnoEnds[j] - bStart !== length) return false;
-  const aBytes = a.docnoBytes;
-  const bBytes = b.docnoBytes;
-  for (let k = 0; k < length; k++) if (aBytes[aStart + k] !== bBytes[bStart + k]) return false;
-  return true;
-}
-
-// src/core/scoring/trec-table.ts
 var BLOCK_BITS = 16;
 var BLOCK_SIZE = 1 << BLOCK_BITS;
 var BLOCK_MASK = BLOCK_SIZE - 1;
@@ -60057,292 +60879,12 @@ function readRunTable(file2, onProgress) {
   return readTable(file2, RUN, onProgress);
 }
 
-// src/core/scoring/trec-eval.ts
-init_entry_url();
-
-// src/core/scoring/trec-rank.ts
-init_entry_url();
-var SMALL_GROUP = 16;
-function lowerBound(sorted, length, value2) {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const middle = low + high >>> 1;
-    if (sorted[middle] < value2) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-var JudgedRanker = class {
-  constructor(judging = DEFAULT_JUDGING) {
-    this.judging = judging;
-  }
-  judging;
-  judgedDocnos = new DocnoIndex();
-  // Per run entry (grown to the longest query).
-  /** The judgment (entry of the query's qrels) of each run entry's document, or -1 when it has none. */
-  judgmentOf = new Int32Array(1024);
-  grades = new Float64Array(1024);
-  ranks = new Int32Array(1024);
-  level = new Int32Array(1024);
-  tieRank = new Int32Array(1024);
-  members = new Int32Array(1024);
-  // Per judged document (grown to the most judged documents of a query).
-  ideal = new Float64Array(256);
-  judged = new Int32Array(256);
-  levels = new Float64Array(256);
-  above = new Int32Array(257);
-  groupStart = new Int32Array(257);
-  groupFill = new Int32Array(256);
-  tied = new Int32Array(256);
-  tieCounts = new Int32Array(257);
-  /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
-  judge(judgments, run) {
-    const judgedGrades = this.idealGrades(judgments);
-    const n = run?.count ?? 0;
-    this.grades = grownFloat64(this.grades, n);
-    const grades = this.grades.subarray(0, n);
-    grades.fill(UNJUDGED);
-    if (run !== void 0) this.placeJudged(judgments, run, grades);
-    this.ranks = grownInt32(this.ranks, n);
-    const { judging } = this;
-    return { grades, judgedRanks: judgedRanksInto(grades, this.ranks), judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
-  }
-  /** The grades of 0 or more sorted descending (the ideal ranking). */
-  idealGrades(judgments) {
-    this.ideal = grownFloat64(this.ideal, judgments.count);
-    let judged = 0;
-    for (let i = 0; i < judgments.count; i++) {
-      const grade2 = judgments.values[i];
-      if (grade2 >= 0) this.ideal[judged++] = grade2;
-    }
-    return this.ideal.subarray(0, judged).sort().reverse();
-  }
-  isJudged(entry) {
-    return this.judgmentOf[entry] >= 0;
-  }
-  /** Steps 1-5 for a query that retrieved something. */
-  placeJudged(judgments, run, grades) {
-    const judgedCount = this.findJudged(judgments, run);
-    if (judgedCount === 0) return;
-    const levelCount = this.sortJudgedScores(run, judgedCount);
-    this.locate(run, levelCount);
-    this.rankTies(run, levelCount);
-    const { judged, level, tieRank, above, judgmentOf } = this;
-    for (let j = 0; j < judgedCount; j++) {
-      const entry = judged[j];
-      grades[above[level[entry]] + tieRank[entry]] = judgments.values[judgmentOf[entry]];
-    }
-  }
-  /** Steps 1 and 2a: each run entry's judgment, and the run entries that have one; returns how many. */
-  findJudged(judgments, run) {
-    const index = this.judgedDocnos;
-    index.index(judgments);
-    this.judged = grownInt32(this.judged, run.count);
-    this.judgmentOf = grownInt32(this.judgmentOf, run.count);
-    const { judged, judgmentOf } = this;
-    let count2 = 0;
-    for (let i = 0; i < run.count; i++) {
-      const judgment = index.find(run, i);
-      judgmentOf[i] = judgment;
-      if (judgment >= 0) judged[count2++] = i;
-    }
-    return count2;
-  }
-  /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
-  sortJudgedScores(run, judgedCount) {
-    this.levels = grownFloat64(this.levels, judgedCount);
-    const { levels, judged } = this;
-    for (let j = 0; j < judgedCount; j++) levels[j] = run.values[judged[j]];
-    levels.subarray(0, judgedCount).sort();
-    let distinct = 1;
-    for (let j = 1; j < judgedCount; j++) if (levels[j] !== levels[distinct - 1]) levels[distinct++] = levels[j];
-    return distinct;
-  }
-  /**
-   * Step 3: for each entry, finds the first level not below its score. Leaves `above[k]` = how many entries
-   * score above level k, `level[i]` = the level entry i ties with (-1 when none), and each level's tied entries
-   * bucketed in `members` from `groupStart[k]`.
-   */
-  locate(run, levelCount) {
-    const n = run.count;
-    this.level = grownInt32(this.level, n);
-    this.members = grownInt32(this.members, n);
-    this.above = grownInt32(this.above, levelCount + 1);
-    this.groupStart = grownInt32(this.groupStart, levelCount + 1);
-    const { levels, level, members: members2, above, groupStart } = this;
-    const scores = run.values;
-    above.fill(0, 0, levelCount + 1);
-    groupStart.fill(0, 0, levelCount + 1);
-    for (let i = 0; i < n; i++) {
-      const score = scores[i];
-      const k = lowerBound(levels, levelCount, score);
-      above[k]++;
-      if (k < levelCount && levels[k] === score) {
-        level[i] = k;
-        groupStart[k + 1]++;
-      } else {
-        level[i] = -1;
-      }
-    }
-    let sum = 0;
-    for (let k = levelCount; k >= 0; k--) {
-      const here = above[k];
-      above[k] = sum;
-      sum += here;
-    }
-    for (let k = 0; k < levelCount; k++) groupStart[k + 1] += groupStart[k];
-    this.groupFill = grownInt32(this.groupFill, levelCount);
-    const fill = this.groupFill;
-    fill.set(groupStart.subarray(0, levelCount));
-    for (let i = 0; i < n; i++) {
-      const k = level[i];
-      if (k >= 0) members2[fill[k]++] = i;
-    }
-  }
-  /**
-   * Step 4: each judged entry's place among the entries that tie with it, that is how many of them have a greater
-   * docno. Per group of ties, the judged members are sorted by docno, greatest first; then every member is placed
-   * among them by binary search, and counts as one more above each judged member with a smaller docno. A group
-   * of m entries, t of them judged, costs m log t comparisons, not m log m.
-   */
-  rankTies(run, levelCount) {
-    this.tieRank = grownInt32(this.tieRank, run.count);
-    const { members: members2, groupStart, tieRank } = this;
-    for (let k = 0; k < levelCount; k++) {
-      const start = groupStart[k];
-      const end = groupStart[k + 1];
-      if (end - start === 1) {
-        tieRank[members2[start]] = 0;
-        continue;
-      }
-      const judgedCount = this.sortJudgedMembers(run, start, end);
-      const { tied, tieCounts } = this;
-      tieCounts.fill(0, 0, judgedCount + 1);
-      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(run, members2[m], judgedCount)]++;
-      let greater = 0;
-      for (let t = 0; t < judgedCount; t++) {
-        greater += tieCounts[t];
-        tieRank[tied[t]] = greater;
-      }
-    }
-  }
-  /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
-  sortJudgedMembers(run, start, end) {
-    this.tied = grownInt32(this.tied, end - start);
-    this.tieCounts = grownInt32(this.tieCounts, end - start + 1);
-    const { tied, members: members2 } = this;
-    let count2 = 0;
-    for (let m = start; m < end; m++) if (this.isJudged(members2[m])) tied[count2++] = members2[m];
-    this.sortByDocnoDescending(tied, count2, run);
-    return count2;
-  }
-  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than entry's. */
-  firstSmallerDocno(run, entry, count2) {
-    const { tied } = this;
-    let low = 0;
-    let high = count2;
-    while (low < high) {
-      const middle = low + high >>> 1;
-      if (run.compareDocnos(tied[middle], entry) < 0) high = middle;
-      else low = middle + 1;
-    }
-    return low;
-  }
-  /** Sorts entries[0, count) by their docnos, greatest first (byte order, as strcmp). */
-  sortByDocnoDescending(entries, count2, run) {
-    if (count2 > SMALL_GROUP) {
-      entries.subarray(0, count2).sort((a, b) => run.compareDocnos(b, a));
-      return;
-    }
-    for (let i = 1; i < count2; i++) {
-      const entry = entries[i];
-      let j = i - 1;
-      while (j >= 0 && run.compareDocnos(entries[j], entry) < 0) {
-        entries[j + 1] = entries[j];
-        j--;
-      }
-      entries[j + 1] = entry;
-    }
-  }
-};
-
-// src/core/scoring/trec-eval.ts
-var DEFAULT_TREC_EVAL_OPTIONS = { judging: DEFAULT_JUDGING, maxRetrieved: Infinity, judgedOnly: false, averageOver: "qrels" };
-function evaluation(metrics, rankings) {
-  const sums = new Float64Array(metrics.length);
-  const perQuery = {};
-  let queries = 0;
-  for (const [qid, ranking] of rankings) {
-    const values = {};
-    for (let i = 0; i < metrics.length; i++) {
-      const metric = metrics[i];
-      const value2 = metric.compute(ranking);
-      values[metric.name] = value2;
-      sums[i] += value2;
-    }
-    perQuery[qid] = values;
-    queries++;
-  }
-  const aggregate = {};
-  metrics.forEach((metric, i) => aggregate[metric.name] = metric.total ? sums[i] : queries === 0 ? 0 : sums[i] / queries);
-  return { queries, aggregate, perQuery };
-}
-var RankingLimits = class {
-  constructor(options) {
-    this.options = options;
-  }
-  options;
-  kept = new Float64Array(1024);
-  ranks = new Int32Array(1024);
-  apply(ranking) {
-    const { maxRetrieved, judgedOnly } = this.options;
-    if (!judgedOnly && ranking.grades.length <= maxRetrieved) return ranking;
-    let grades = ranking.grades.subarray(0, maxRetrieved);
-    if (judgedOnly) {
-      this.kept = grownFloat64(this.kept, grades.length);
-      let count2 = 0;
-      for (const grade2 of grades) if (grade2 >= 0) this.kept[count2++] = grade2;
-      grades = this.kept.subarray(0, count2);
-    }
-    this.ranks = grownInt32(this.ranks, grades.length);
-    return { ...ranking, grades, judgedRanks: judgedRanksInto(grades, this.ranks) };
-  }
-};
-function evaluateTrecTables(qrels, run, metrics, options = DEFAULT_TREC_EVAL_OPTIONS) {
-  const ranker = new JudgedRanker(options.judging);
-  const limits = new RankingLimits(options);
-  const judgments = new QueryEntries();
-  const retrieved = new QueryEntries();
-  function* rankings() {
-    for (const [q, qid] of qrels.qids.entries()) {
-      const r = run.queryNumber(qid);
-      if (r === void 0 && options.averageOver === "run") continue;
-      yield [qid, limits.apply(ranker.judge(qrels.entries(q, judgments), r === void 0 ? void 0 : run.entries(r, retrieved)))];
-    }
-  }
-  return evaluation(metrics, rankings());
-}
-
-// src/render/trec-text.ts
-init_entry_url();
-var value4 = (value2) => value2 === void 0 ? "\u2014" : value2.toFixed(4);
-var QUERIES = { qrels: "every query in the qrels, as trec_eval -c", run: "the queries in both the qrels and the run" };
-function renderTrecText(evaluation2, metrics, perQuery, averageOver) {
-  const names = metrics.map((metric) => metric.name);
-  let text4 = `rag-gate trec: ${evaluation2.queries} queries (${QUERIES[averageOver]})
-`;
-  const row = (metric) => metric.total ? [`${metric.name} (total)`, String(evaluation2.aggregate[metric.name])] : [metric.name, value4(evaluation2.aggregate[metric.name])];
-  text4 += `${textTable([["metric", "mean"], ...metrics.map(row)])}
-`;
-  if (perQuery) {
-    const rows = Object.entries(evaluation2.perQuery).map(([qid, values]) => [qid, ...names.map((name) => value4(values[name]))]);
-    text4 += `
-Per query
-${textTable([["qid", ...names], ...rows])}
-`;
-  }
-  return text4;
+// src/pipeline/trec.ts
+async function trecReport(files, metrics, options) {
+  const [qrels, run] = await readBoth(readQrelsTable(files.qrels, options.onProgress()), readRunTable(files.run, options.onProgress()));
+  const evaluation2 = evaluateTrecTables(qrels, run, metrics, options);
+  return { text: renderTrecText(evaluation2, metrics, options.perQuery, options.averageOver), json: `${JSON.stringify(evaluation2)}
+` };
 }
 
 // src/frontends/cli/trec-command.ts
@@ -60369,17 +60911,15 @@ function trecCommand(context) {
   return addParsedSettingOptions(command, "trec").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
     const progress = readingProgress(context);
-    const [qrels, run] = await readBoth(readQrelsTable(options.qrels, progress.reporter()), readRunTable(options.run, progress.reporter())).finally(
-      progress.end
-    );
-    const evaluation2 = evaluateTrecTables(qrels, run, metrics, {
+    const report2 = await trecReport({ qrels: options.qrels, run: options.run }, metrics, {
       judging: { relevanceLevel: options.relevanceLevel, ndcgGains: options.ndcgGains },
       maxRetrieved: options.maxRetrieved,
       judgedOnly: options.judgedOnly === true,
-      averageOver: options.averageOver
-    });
-    context.stdout(options.json ? `${JSON.stringify(evaluation2)}
-` : renderTrecText(evaluation2, metrics, options.perQuery === true, options.averageOver));
+      averageOver: options.averageOver,
+      perQuery: options.perQuery === true,
+      onProgress: progress.reporter
+    }).finally(progress.end);
+    context.stdout(options.json ? report2.json : report2.text);
   });
 }
 

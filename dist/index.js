@@ -23839,16 +23839,9 @@ function info(message) {
 
 // src/frontends/github/run.ts
 init_entry_url();
-var import_node_crypto2 = require("node:crypto");
-var import_promises18 = require("node:fs/promises");
-var import_node_os4 = require("node:os");
-var import_node_path11 = require("node:path");
-
-// src/core/compare/policy.ts
-init_entry_url();
-
-// src/core/catalog/settings.ts
-init_entry_url();
+var import_promises19 = require("node:fs/promises");
+var import_node_os5 = require("node:os");
+var import_node_path13 = require("node:path");
 
 // src/core/errors.ts
 init_entry_url();
@@ -23904,7 +23897,30 @@ var ProblemCollector = class {
   }
 };
 
-// src/core/compare/gate.ts
+// src/judge/errors.ts
+init_entry_url();
+var JudgeCallError = class extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+  kind;
+  name = "JudgeCallError";
+};
+var JudgeSetupError = class extends Error {
+  name = "JudgeSetupError";
+};
+
+// src/pipeline/compare.ts
+init_entry_url();
+
+// src/core/compare/compare.ts
+init_entry_url();
+
+// src/core/scoring/repeats.ts
+init_entry_url();
+
+// src/core/catalog/gates.ts
 init_entry_url();
 
 // src/core/catalog/scores.ts
@@ -23919,23 +23935,514 @@ function scoreNameOf(metric) {
   return metric.slice("score:".length);
 }
 
-// src/core/catalog/metrics.ts
-init_entry_url();
-
-// src/core/scoring/generation/context-utilisation.ts
-init_entry_url();
-function contextUtilisation(retrieved, cited) {
-  if (retrieved.length === 0) return void 0;
-  const citedSet = new Set(cited);
-  let used = 0;
-  for (const id of retrieved) if (citedSet.has(id)) used++;
-  return used / retrieved.length;
+// src/core/catalog/gates.ts
+var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+var GATED_TESTS = [
+  {
+    gate: "retrieval",
+    metric: "retrieval_ok",
+    column: "retrieval_ok",
+    pairs: "all",
+    onByDefault: true,
+    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
+    words: {
+      gate: "retrieval",
+      subject: "{rule}",
+      share: "questions with {rule-words}",
+      label: "{rule} \u2014 retrieval ok",
+      outcomes: ["ok", "failed"],
+      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
+    }
+  },
+  {
+    gate: "end-to-end",
+    metric: "correct",
+    column: "correct",
+    pairs: "all",
+    onByDefault: true,
+    definition: "end-to-end correctness dropped",
+    words: {
+      gate: "end-to-end correctness",
+      subject: "end-to-end correctness",
+      share: "questions answered right",
+      label: "correct \u2014 end to end",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "generation",
+    metric: "correct_given_retrieval",
+    column: "correct",
+    pairs: "retrieval-ok-on-both-sides",
+    onByDefault: false,
+    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
+    words: {
+      gate: "generation",
+      subject: "correctness with retrieval ok on both sides",
+      share: "answers right where retrieval was ok on both sides",
+      label: "correct with retrieval ok \u2014 generation",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "refusal",
+    metric: "refusal",
+    column: "refused",
+    pairs: "unanswerable",
+    onByDefault: false,
+    definition: "fewer unanswerable questions were refused",
+    words: {
+      gate: "refusal of unanswerable questions",
+      subject: "correct refusals on unanswerable questions",
+      share: "unanswerable questions refused",
+      label: "refusals on unanswerable",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
+    }
+  }
+];
+function isScoreGate(gate) {
+  return isScoreMetric(gate);
+}
+function gateMetric(gate) {
+  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
+}
+var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
+var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
+var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
+var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
+function gatedTestOf(metric) {
+  return BY_METRIC.get(metric);
+}
+function gatedTest(gate) {
+  return BY_GATE.get(gate);
 }
 
-// src/core/scoring/generation/correctness.ts
+// src/core/scoring/outcomes.ts
 init_entry_url();
 
-// src/core/scoring/generation/text.ts
+// src/core/derived-ids.ts
+init_entry_url();
+
+// node_modules/@noble/hashes/sha2.js
+init_entry_url();
+
+// node_modules/@noble/hashes/_md.js
+init_entry_url();
+
+// node_modules/@noble/hashes/_u64.js
+init_entry_url();
+var fromNumH = (n) => n / 2 ** 32 | 0;
+var fromNumL = (n) => n >>> 0;
+function setU64FromNum(view, byteOffset, n, isLE) {
+  const h = fromNumH(n);
+  const l = fromNumL(n);
+  view.setUint32(byteOffset, isLE ? l : h, isLE);
+  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
+}
+
+// node_modules/@noble/hashes/utils.js
+init_entry_url();
+function isBytes(a) {
+  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
+}
+var atitle = (title) => title ? `"${title}" ` : "";
+function anumber(n, title = "") {
+  if (typeof n !== "number")
+    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
+  return n;
+}
+function abytes(value2, length, title = "") {
+  if (isBytes(value2) && (length === void 0 || value2.length === length))
+    return value2;
+  if (length !== void 0)
+    anumber(length, "length");
+  const bytes = isBytes(value2);
+  const ofLen = length !== void 0 ? ` of length ${length}` : "";
+  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
+  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
+  if (!bytes)
+    throw new TypeError(message);
+  throw new RangeError(message);
+}
+function ahash(h) {
+  if (typeof h !== "function" || typeof h.create !== "function")
+    throw new TypeError("expected hash wrapped by utils.createHasher");
+  anumber(h.outputLen);
+  anumber(h.blockLen);
+  if (h.outputLen < 1 || h.blockLen < 1)
+    throw new Error("hash blockLen / outputLen must be >= 1");
+}
+var aobject = (value2, label2) => {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
+    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
+};
+var aopts = (value2, label2) => {
+  aobject(value2, label2);
+  const proto = Object.getPrototypeOf(value2);
+  if (proto !== Object.prototype && proto !== null)
+    throw new TypeError(`"${label2}" expected plain object`);
+  if (Object.hasOwn(value2, "__proto__"))
+    throw new TypeError(`"${label2}.__proto__" is not allowed`);
+};
+function aexists(instance, checkFinished = true) {
+  if (instance.destroyed)
+    throw new Error("hash was destroyed");
+  if (checkFinished && instance.finished)
+    throw new Error("digest() was already called");
+}
+function aoutput(out, instance) {
+  abytes(out, void 0, "output");
+  const min = instance.outputLen;
+  if (!(out.length >= min)) {
+    throw new RangeError('"output" expected length >= ' + min);
+  }
+}
+function clean(...arrays) {
+  for (let i = 0; i < arrays.length; i++) {
+    arrays[i].fill(0);
+  }
+}
+function createView(arr) {
+  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+function rotr(word, shift) {
+  return word << 32 - shift | word >>> shift;
+}
+var hasHexBuiltin = /* @__PURE__ */ (() => (
+  // @ts-ignore
+  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
+))();
+var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+function bytesToHex(bytes) {
+  abytes(bytes);
+  if (hasHexBuiltin)
+    return bytes.toHex();
+  let hex4 = "";
+  for (let i = 0; i < bytes.length; i++) {
+    hex4 += hexes[bytes[i]];
+  }
+  return hex4;
+}
+function utf8ToBytes(str) {
+  if (typeof str !== "string")
+    throw new TypeError("string expected");
+  const encoded = new TextEncoder().encode(str);
+  try {
+    return new Uint8Array(encoded);
+  } finally {
+    clean(encoded);
+  }
+}
+function checkOpts(defaults, opts, title = "opts") {
+  aopts(defaults, "defaults");
+  if (opts !== void 0)
+    aopts(opts, title);
+  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
+  return merged;
+}
+function createHasher(hashCons, info2 = {}) {
+  if (typeof hashCons !== "function")
+    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
+  info2 = checkOpts({}, info2, "info");
+  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
+  const tmp = hashCons(void 0);
+  hashC.outputLen = tmp.outputLen;
+  hashC.blockLen = tmp.blockLen;
+  hashC.canXOF = tmp.canXOF;
+  hashC.create = (opts) => hashCons(opts);
+  Object.assign(hashC, info2);
+  return Object.freeze(hashC);
+}
+var oidNist = (suffix) => ({
+  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
+  // Larger suffix values would need base-128 OID encoding and a different length byte.
+  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
+});
+
+// node_modules/@noble/hashes/_md.js
+function Chi(a, b, c) {
+  return a & b ^ ~a & c;
+}
+function Maj(a, b, c) {
+  return a & b ^ a & c ^ b & c;
+}
+var HashMD = class {
+  blockLen;
+  outputLen;
+  canXOF = false;
+  padOffset;
+  isLE;
+  // For partial updates less than block size
+  buffer;
+  view;
+  finished = false;
+  length = 0;
+  pos = 0;
+  destroyed = false;
+  constructor(blockLen, outputLen, padOffset, isLE) {
+    this.blockLen = blockLen;
+    this.outputLen = outputLen;
+    this.padOffset = padOffset;
+    this.isLE = isLE;
+    this.buffer = new Uint8Array(blockLen);
+    this.view = createView(this.buffer);
+  }
+  update(data) {
+    aexists(this);
+    abytes(data);
+    const { view, buffer, blockLen } = this;
+    const len = data.length;
+    let processed = false;
+    for (let pos = 0; pos < len; ) {
+      const take = Math.min(blockLen - this.pos, len - pos);
+      if (take === blockLen) {
+        const dataView = createView(data);
+        for (; blockLen <= len - pos; pos += blockLen)
+          this.process(dataView, pos);
+        processed = true;
+        continue;
+      }
+      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
+      this.pos += take;
+      pos += take;
+      if (this.pos === blockLen) {
+        this.process(view, 0);
+        this.pos = 0;
+        processed = true;
+      }
+    }
+    this.length += data.length;
+    if (processed)
+      this.roundClean();
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const { buffer, view, blockLen, isLE } = this;
+    let { pos } = this;
+    buffer[pos++] = 128;
+    buffer.fill(0, pos);
+    if (this.padOffset > blockLen - pos) {
+      this.process(view, 0);
+      buffer.fill(0);
+    }
+    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
+    this.process(view, 0);
+    this.roundClean();
+    const oview = out === buffer ? view : createView(out);
+    const len = this.outputLen;
+    const outLen = len / 4;
+    const state = this.get();
+    if (len % 4 || outLen > state.length)
+      throw new Error("invalid outputLen");
+    for (let i = 0; i < outLen; i++)
+      oview.setUint32(4 * i, state[i], isLE);
+  }
+  digest() {
+    const { buffer, outputLen } = this;
+    this.digestInto(buffer);
+    const res = buffer.slice(0, outputLen);
+    this.destroy();
+    return res;
+  }
+  _cloneIntoMeta(to) {
+    const { buffer, length, finished, destroyed, pos } = this;
+    to.destroyed = destroyed;
+    to.finished = finished;
+    to.length = length;
+    to.pos = pos;
+    if (pos)
+      to.buffer.set(buffer);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+};
+var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
+  1779033703,
+  3144134277,
+  1013904242,
+  2773480762,
+  1359893119,
+  2600822924,
+  528734635,
+  1541459225
+]);
+
+// node_modules/@noble/hashes/sha2.js
+var SHA256_K = /* @__PURE__ */ Uint32Array.from([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
+var SHA2_32B = class extends HashMD {
+  // We cannot use array here since array allows indexing by variable
+  // which means optimizer/compiler cannot use registers.
+  // Numeric initializers matter: starting the fields as `undefined` changes
+  // V8's field representation and makes sha256 3x slower (measured).
+  A = 0;
+  B = 0;
+  C = 0;
+  D = 0;
+  E = 0;
+  F = 0;
+  G = 0;
+  H = 0;
+  constructor(outputLen, IV) {
+    super(64, outputLen, 8, false);
+    this.A = IV[0] | 0;
+    this.B = IV[1] | 0;
+    this.C = IV[2] | 0;
+    this.D = IV[3] | 0;
+    this.E = IV[4] | 0;
+    this.F = IV[5] | 0;
+    this.G = IV[6] | 0;
+    this.H = IV[7] | 0;
+  }
+  get() {
+    const { A, B, C, D, E, F, G, H } = this;
+    return [A, B, C, D, E, F, G, H];
+  }
+  // prettier-ignore
+  set(A, B, C, D, E, F, G, H) {
+    this.A = A | 0;
+    this.B = B | 0;
+    this.C = C | 0;
+    this.D = D | 0;
+    this.E = E | 0;
+    this.F = F | 0;
+    this.G = G | 0;
+    this.H = H | 0;
+  }
+  _cloneInto(to) {
+    (to ||= new this.constructor()).set(...this.get());
+    return this._cloneIntoMeta(to);
+  }
+  process(view, offset) {
+    for (let i = 0; i < 16; i++, offset += 4)
+      SHA256_W[i] = view.getUint32(offset, false);
+    for (let i = 16; i < 64; i++) {
+      const W15 = SHA256_W[i - 15];
+      const W2 = SHA256_W[i - 2];
+      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
+      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
+      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
+    }
+    let { A, B, C, D, E, F, G, H } = this;
+    for (let i = 0; i < 64; i++) {
+      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
+      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
+      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
+      const T2 = sigma0 + Maj(A, B, C) | 0;
+      H = G;
+      G = F;
+      F = E;
+      E = D + T1 | 0;
+      D = C;
+      C = B;
+      B = A;
+      A = T1 + T2 | 0;
+    }
+    A = A + this.A | 0;
+    B = B + this.B | 0;
+    C = C + this.C | 0;
+    D = D + this.D | 0;
+    E = E + this.E | 0;
+    F = F + this.F | 0;
+    G = G + this.G | 0;
+    H = H + this.H | 0;
+    this.set(A, B, C, D, E, F, G, H);
+  }
+  roundClean() {
+    clean(SHA256_W);
+  }
+  destroy() {
+    this.destroyed = true;
+    this.set(0, 0, 0, 0, 0, 0, 0, 0);
+    clean(this.buffer);
+  }
+};
+var _SHA256 = class extends SHA2_32B {
+  constructor() {
+    super(32, SHA256_IV);
+  }
+};
+var sha256 = /* @__PURE__ */ createHasher(
+  () => new _SHA256(),
+  /* @__PURE__ */ oidNist(1)
+);
+
+// src/core/measures/generation/text.ts
 init_entry_url();
 var PUNCTUATION = /[\p{P}\p{S}]/gu;
 var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
@@ -23989,7 +24496,145 @@ function unicodeWords(text4) {
   return words === "" ? 0 : words.split(/\s+/u).length;
 }
 
-// src/core/scoring/generation/correctness.ts
+// src/core/derived-ids.ts
+var UNEVEN_SPACE = /\s\s|[^\S ]|^\s|\s$/u;
+function normalizeText(text4) {
+  const composed = text4.normalize("NFC");
+  return UNEVEN_SPACE.test(composed) ? composed.replace(/\s+/gu, " ").trim() : composed;
+}
+function digest(text4) {
+  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
+}
+function questionId(question) {
+  return `q-${digest(normalizeText(question))}`;
+}
+function contextId(context) {
+  return `text-${digest(normalizeText(context))}`;
+}
+function parseContextMatchRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
+  const threshold = overlap ? Number(overlap[1]) : NaN;
+  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
+  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
+}
+function formatContextMatchRule(rule) {
+  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
+}
+function tokenCounts(text4) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}
+function tokenOverlap(retrieved, reference) {
+  let total = 0;
+  let common = 0;
+  for (const [token, count2] of reference) {
+    total += count2;
+    common += Math.min(count2, retrieved.get(token) ?? 0);
+  }
+  return total === 0 ? 0 : common / total;
+}
+function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
+  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
+  const ids2 = references.map(() => void 0);
+  if (rule.kind === "exact") {
+    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
+    retrievedTexts.forEach((text4, rank) => {
+      const key = normalizeText(text4);
+      const index = unclaimed.get(key);
+      if (index === void 0) return;
+      ids2[index] = retrievedIds[rank];
+      unclaimed.delete(key);
+    });
+  } else {
+    const referenceTokens = references.map(tokenCounts);
+    retrievedTexts.forEach((text4, rank) => {
+      const tokens = tokenCounts(text4);
+      let best = -1;
+      let bestOverlap = rule.threshold;
+      referenceTokens.forEach((reference, index) => {
+        if (ids2[index] !== void 0) return;
+        const overlap = tokenOverlap(tokens, reference);
+        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
+          best = index;
+          bestOverlap = overlap;
+        }
+      });
+      if (best >= 0) ids2[best] = retrievedIds[rank];
+    });
+  }
+  return ids2.map((id, index) => id ?? contextId(references[index]));
+}
+
+// src/core/code-unit-order.ts
+init_entry_url();
+function byCodeUnits(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function byKey(a, b) {
+  return byCodeUnits(a[0], b[0]);
+}
+
+// src/core/measures/ranking.ts
+init_entry_url();
+var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
+var UNJUDGED = -Infinity;
+var lastUnitBit = (id) => 1 << (id.charCodeAt(id.length - 1) & 31);
+function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
+  let judgedBits = 0;
+  for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
+  const grades = new Float64Array(retrieved.length);
+  const judgedRanks = [];
+  for (let i = 0; i < retrieved.length; i++) {
+    const id = retrieved[i];
+    const grade2 = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : relevance.get(id) ?? UNJUDGED;
+    grades[i] = grade2;
+    if (grade2 !== UNJUDGED) judgedRanks.push(i);
+  }
+  const judged = [];
+  for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
+  const judgedGrades = Float64Array.from(judged).sort().reverse();
+  return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+}
+function countAtLeast(descending, level) {
+  let count2 = 0;
+  while (count2 < descending.length && descending[count2] >= level) count2++;
+  return count2;
+}
+function relevantCount(ranking) {
+  return ranking.relevant;
+}
+function isRelevantAt(ranking, i) {
+  return ranking.grades[i] >= ranking.judging.relevanceLevel;
+}
+function relevantRetrieved(ranking, k) {
+  const { grades, judgedRanks } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  let found = 0;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) if (grades[judgedRanks[j]] >= level) found++;
+  return found;
+}
+
+// src/core/scoring/score.ts
+init_entry_url();
+
+// src/core/catalog/metrics.ts
+init_entry_url();
+
+// src/core/measures/generation/context-utilisation.ts
+init_entry_url();
+function contextUtilisation(retrieved, cited) {
+  if (retrieved.length === 0) return void 0;
+  const citedSet = new Set(cited);
+  let used = 0;
+  for (const id of retrieved) if (citedSet.has(id)) used++;
+  return used / retrieved.length;
+}
+
+// src/core/measures/generation/correctness.ts
+init_entry_url();
 function exactMatch(answer, expected) {
   return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
 }
@@ -24040,7 +24685,7 @@ function judgeCorrect(rule, answer, expected) {
   }
 }
 
-// src/core/scoring/generation/faithfulness.ts
+// src/core/measures/generation/faithfulness.ts
 init_entry_url();
 function faithfulness(claims) {
   if (claims.length === 0) return void 0;
@@ -24049,13 +24694,13 @@ function faithfulness(claims) {
   return supported / claims.length;
 }
 
-// src/core/scoring/generation/length-ratio.ts
+// src/core/measures/generation/length-ratio.ts
 init_entry_url();
 function lengthRatio(answer, expected) {
   return expected.tokens === 0 ? void 0 : answer.tokens / expected.tokens;
 }
 
-// src/core/scoring/refusal.ts
+// src/core/measures/refusal.ts
 init_entry_url();
 var REFUSAL_PHRASES = [
   "i don't know",
@@ -24273,344 +24918,1368 @@ function headlineMetrics(retrievalOkMetric) {
   return [.../* @__PURE__ */ new Set([retrievalOkMetric, ...HEADLINE_RETRIEVAL_METRICS, ...ANSWER_METRICS.filter((metric) => metric.headline).map((metric) => metric.name)])];
 }
 
-// src/core/catalog/retrieval-metrics.ts
-init_entry_url();
-
-// src/core/scoring/retrieval/average-precision.ts
-init_entry_url();
-
-// src/core/scoring/ranking.ts
-init_entry_url();
-var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
-var UNJUDGED = -Infinity;
-var lastUnitBit = (id) => 1 << (id.charCodeAt(id.length - 1) & 31);
-function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
-  let judgedBits = 0;
-  for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
-  const grades = new Float64Array(retrieved.length);
-  const judgedRanks = [];
-  for (let i = 0; i < retrieved.length; i++) {
-    const id = retrieved[i];
-    const grade2 = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : relevance.get(id) ?? UNJUDGED;
-    grades[i] = grade2;
-    if (grade2 !== UNJUDGED) judgedRanks.push(i);
+// src/core/scoring/score.ts
+function relevanceMap(relevant) {
+  const map5 = /* @__PURE__ */ new Map();
+  if (Array.isArray(relevant)) for (const id of relevant) map5.set(id, 1);
+  else if (relevant !== void 0) for (const id in relevant) map5.set(id, relevant[id]);
+  return map5;
+}
+function judgedRanking(record3, judging) {
+  if (record3.retrieved_ids === void 0) return void 0;
+  const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids), judging);
+  return relevantCount(ranking) === 0 ? void 0 : ranking;
+}
+function scoredColumnNames(config2) {
+  return [...config2.retrievalMetrics.map((metric) => metric.name), ...QUESTION_COLUMNS.map((column2) => column2.name)];
+}
+function scoreQuestion(record3, config2, ranking, put) {
+  const metrics = config2.retrievalMetrics;
+  if (ranking !== void 0) for (let i = 0; i < metrics.length; i++) put(i, metrics[i].compute(ranking));
+  const answer = record3.answer === void 0 ? void 0 : textCounts(record3.answer);
+  for (let j = 0; j < QUESTION_COLUMNS.length; j++) {
+    const value2 = QUESTION_COLUMNS[j].compute(record3, ranking, config2, answer);
+    if (value2 !== void 0) put(metrics.length + j, value2);
   }
-  const judged = [];
-  for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
-  const judgedGrades = Float64Array.from(judged).sort().reverse();
-  return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
 }
-function countAtLeast(descending, level) {
-  let count2 = 0;
-  while (count2 < descending.length && descending[count2] >= level) count2++;
-  return count2;
+
+// src/core/scoring/outcomes.ts
+var LABEL_GRADE = 1;
+function goldKeyOf(record3) {
+  const relevant = record3.relevant_ids;
+  let ids2 = [];
+  let grades;
+  if (Array.isArray(relevant)) {
+    ids2 = [...relevant];
+  } else if (relevant !== void 0) {
+    grades = relevant;
+    for (const id in relevant) if (relevant[id] >= LABEL_GRADE) ids2.push(id);
+  }
+  ids2.sort(byCodeUnits);
+  let labels = "";
+  for (let i = 0; i < ids2.length; i++) {
+    const id = ids2[i];
+    if (i > 0 && id === ids2[i - 1]) continue;
+    labels += `${labels === "" ? "" : ","}[${JSON.stringify(id)},${grades === void 0 ? 1 : grades[id]}]`;
+  }
+  const expected = record3.expected_answer === void 0 ? null : normalizeText(record3.expected_answer);
+  return ["[[", labels, "],", JSON.stringify(expected), ",", JSON.stringify(record3.answerable ?? true), "]"].join("");
 }
-function relevantCount(ranking) {
-  return ranking.relevant;
+function goldLabelsOf(key) {
+  const [grades, expected, answerable] = JSON.parse(key);
+  const relevant = /* @__PURE__ */ Object.create(null);
+  for (const [id, grade2] of grades) relevant[id] = grade2;
+  return { relevant_ids: relevant, answerable, ...expected === null ? {} : { expected_answer: expected } };
 }
-function isRelevantAt(ranking, i) {
-  return ranking.grades[i] >= ranking.judging.relevanceLevel;
-}
-function relevantRetrieved(ranking, k) {
-  const { grades, judgedRanks } = ranking;
-  const level = ranking.judging.relevanceLevel;
-  let found = 0;
-  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) if (grades[judgedRanks[j]] >= level) found++;
+var detached = (id) => JSON.parse(JSON.stringify(id));
+function relevantWithin(retrieved, ranking, k) {
+  const found = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(detached(retrieved[i]));
   return found;
 }
-
-// src/core/scoring/retrieval/average-precision.ts
-function averagePrecisionAt(ranking, k) {
-  const total = relevantCount(ranking);
-  if (total === 0) return 0;
-  const { grades, judgedRanks } = ranking;
-  const level = ranking.judging.relevanceLevel;
-  let found = 0;
-  let sum = 0;
-  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) {
-    const i = judgedRanks[j];
-    if (grades[i] >= level) {
-      found++;
-      sum += found / (i + 1);
+var CHUNK_ROWS = 8192;
+var OutcomeBuilder = class {
+  constructor(config2) {
+    this.config = config2;
+    this.scoredNames = scoredColumnNames(config2);
+    this.scoredChunks = this.scoredNames.map(() => void 0);
+  }
+  config;
+  ids = [];
+  questions = [];
+  tags = [];
+  goldKeys = [];
+  goldFound = [];
+  /**
+   * Growing columns as chunks of CHUNK_ROWS rows, unset rows NaN, joined once by `build`. Doubling one array instead
+   * copied and filled each column three times over, in buffers large enough to be fresh memory each time.
+   */
+  values = /* @__PURE__ */ new Map();
+  labelPairs = [];
+  noClaims = 0;
+  judgeErrors = 0;
+  judges = /* @__PURE__ */ new Map();
+  noRelevant = 0;
+  idsFromQuestion = 0;
+  retrievalByText = 0;
+  correctByRule = 0;
+  refusedByDetector = 0;
+  formats = /* @__PURE__ */ new Set();
+  scores = /* @__PURE__ */ new Map();
+  /** The columns `scoreQuestion` fills, by its index: their names, and each one's chunk of the row being scored. */
+  scoredNames;
+  scoredChunks;
+  /** The row being scored, for `put`. */
+  row = 0;
+  /** Stores the row's value in the column of `scoreQuestion`'s index `column`. */
+  put = (column2, value2) => {
+    const chunk = this.scoredChunks[column2] ??= this.chunkFor(this.scoredNames[column2], this.row);
+    chunk[this.row % CHUNK_ROWS] = value2;
+  };
+  /** Notes the format a file of the run was read as, for the report. */
+  readAs(format) {
+    this.formats.add(format);
+  }
+  add(record3, derivation) {
+    const row = this.ids.length;
+    if (derivation?.idFromQuestion) this.idsFromQuestion++;
+    if (derivation?.retrievalByText) this.retrievalByText++;
+    if (record3.correct === void 0 && record3.answer !== void 0 && record3.expected_answer !== void 0) this.correctByRule++;
+    if (record3.refused === void 0 && record3.answer !== void 0) this.refusedByDetector++;
+    this.ids.push(record3.id);
+    this.questions.push(record3.question);
+    this.tags.push(record3.tags ?? []);
+    this.goldKeys.push(goldKeyOf(record3));
+    if (record3.claims?.length === 0) this.noClaims++;
+    if (record3.judge_errors !== void 0 && record3.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field2, judge] of Object.entries(record3.judged_by ?? {})) {
+      if (judge === void 0) continue;
+      const key = JSON.stringify([field2, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, {
+        field: field2,
+        model: judge.model,
+        promptVersion: judge.prompt_version,
+        questions: (use?.questions ?? 0) + 1
+      });
+    }
+    const ranking = judgedRanking(record3, this.config.judging);
+    if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids, ranking, this.config.retrievalOk.metric.k));
+    if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
+      this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
+    }
+    if (row % CHUNK_ROWS === 0) this.scoredChunks.fill(void 0);
+    this.row = row;
+    scoreQuestion(record3, this.config, ranking, this.put);
+    for (const [name, value2] of Object.entries(record3.scores ?? {})) {
+      if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
+      this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value2);
     }
   }
-  return sum / total;
-}
-
-// src/core/scoring/retrieval/bpref.ts
-init_entry_url();
-function bpref(ranking) {
-  const total = relevantCount(ranking);
-  if (total === 0) return 0;
-  const { grades, judgedRanks, judgedGrades } = ranking;
-  const level = ranking.judging.relevanceLevel;
-  const nonrelevantCap = Math.min(judgedGrades.length - total, total);
-  let nonrelevantAbove = 0;
-  let sum = 0;
-  for (let j = 0; j < judgedRanks.length; j++) {
-    const grade2 = grades[judgedRanks[j]];
-    if (grade2 < 0) continue;
-    if (grade2 < level) nonrelevantAbove++;
-    else sum += nonrelevantAbove > 0 ? 1 - Math.min(nonrelevantAbove, total) / nonrelevantCap : 1;
+  /** The chunk of column `name` that holds `row`, with the chunks before it. */
+  chunkFor(name, row) {
+    let chunks = this.values.get(name);
+    if (chunks === void 0) this.values.set(name, chunks = []);
+    const index = Math.floor(row / CHUNK_ROWS);
+    while (chunks.length <= index) chunks.push(new Float64Array(CHUNK_ROWS).fill(NaN));
+    return chunks[index];
   }
-  return sum / total;
-}
-
-// src/core/scoring/retrieval/counts.ts
-init_entry_url();
-function retrievedCount(ranking) {
-  return ranking.grades.length;
-}
-function relevantJudgedCount(ranking) {
-  return relevantCount(ranking);
-}
-function relevantRetrievedCount(ranking) {
-  return relevantRetrieved(ranking, Infinity);
-}
-
-// src/core/scoring/retrieval/hit.ts
-init_entry_url();
-
-// src/core/scoring/retrieval/reciprocal-rank.ts
-init_entry_url();
-function firstRelevantRank(ranking) {
-  const { grades, judgedRanks } = ranking;
-  const level = ranking.judging.relevanceLevel;
-  for (let j = 0; j < judgedRanks.length; j++) if (grades[judgedRanks[j]] >= level) return judgedRanks[j] + 1;
-  return Infinity;
-}
-function reciprocalRankAt(ranking, k) {
-  const rank = firstRelevantRank(ranking);
-  return rank <= k ? 1 / rank : 0;
-}
-
-// src/core/scoring/retrieval/hit.ts
-function hitAt(ranking, k) {
-  return firstRelevantRank(ranking) <= k ? 1 : 0;
-}
-
-// src/core/scoring/retrieval/inferred-ap.ts
-init_entry_url();
-var EPSILON = 1e-5;
-function inferredAveragePrecision(ranking) {
-  const total = relevantCount(ranking);
-  if (total === 0) return 0;
-  const { grades, judgedRanks } = ranking;
-  const level = ranking.judging.relevanceLevel;
-  let relevantAbove = 0;
-  let nonrelevantAbove = 0;
-  let unsampledAbove = 0;
-  let sum = 0;
-  for (let r = 0; r < judgedRanks.length; r++) {
-    const j = judgedRanks[r];
-    const grade2 = grades[j];
-    if (grade2 < 0) {
-      unsampledAbove++;
-      continue;
+  build() {
+    const records = this.ids.length;
+    const columns = /* @__PURE__ */ new Map();
+    for (const [name, chunks] of this.values) {
+      const column2 = new Float64Array(records);
+      chunks.forEach((chunk, index) => {
+        const from = index * CHUNK_ROWS;
+        column2.set(from + CHUNK_ROWS <= records ? chunk : chunk.subarray(0, records - from), from);
+      });
+      column2.fill(NaN, chunks.length * CHUNK_ROWS);
+      columns.set(name, column2);
     }
-    if (grade2 < level) {
-      nonrelevantAbove++;
-      continue;
-    }
-    if (j === 0) sum += 1;
-    else {
-      const judgedAbove = relevantAbove + nonrelevantAbove;
-      sum += 1 / (j + 1) + j / (j + 1) * ((judgedAbove + unsampledAbove) / j) * ((relevantAbove + EPSILON) / (judgedAbove + 2 * EPSILON));
-    }
-    relevantAbove++;
+    const questionRows = firstRowOf(this.ids);
+    const repeated = questionRows.firstRows.length < records;
+    const rows = repeated ? collapseRepeats(columns, questionRows) : void 0;
+    const pick2 = (values) => rows === void 0 ? values : Array.from(questionRows.firstRows, (row) => values[row]);
+    return {
+      size: questionRows.firstRows.length,
+      ids: pick2(this.ids),
+      questions: pick2(this.questions),
+      tags: pick2(this.tags),
+      goldKeys: pick2(this.goldKeys),
+      goldFound: pick2(this.goldFound),
+      columns: rows?.columns ?? columns,
+      ...rows === void 0 ? {} : { repeats: rows.repeats },
+      labelPairs: this.labelPairs,
+      noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
+      noRelevant: this.noRelevant,
+      idsFromQuestion: this.idsFromQuestion,
+      retrievalByText: this.retrievalByText,
+      correctByRule: this.correctByRule,
+      refusedByDetector: this.refusedByDetector,
+      formats: [...this.formats],
+      scores: this.scores
+    };
   }
-  return sum / total;
-}
-
-// src/core/scoring/retrieval/interpolated-precision.ts
-init_entry_url();
-var ELEVEN_RECALL_LEVELS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
-function interpolatedPrecisionAt(ranking, recallLevel) {
-  const { grades } = ranking;
-  const level = ranking.judging.relevanceLevel;
-  const needed = Math.round(recallLevel * relevantCount(ranking));
-  const found = relevantRetrieved(ranking, Infinity);
-  if (needed > found || grades.length === 0) return 0;
-  let best = found / grades.length;
-  let relevantSoFar = found;
-  for (let i = grades.length; relevantSoFar > 0; i--) {
-    const precision = relevantSoFar / i;
-    if (best < precision) best = precision;
-    if (grades[i - 1] >= level) {
-      if (relevantSoFar === needed) return best;
-      relevantSoFar--;
-    }
-  }
-  return best;
-}
-function elevenPointAverage(ranking) {
-  let sum = 0;
-  for (let i = ELEVEN_RECALL_LEVELS.length - 1; i >= 0; i--) sum += interpolatedPrecisionAt(ranking, ELEVEN_RECALL_LEVELS[i]);
-  return sum / ELEVEN_RECALL_LEVELS.length;
-}
-
-// src/core/scoring/retrieval/judged.ts
-init_entry_url();
-function judgedAt(ranking, k) {
-  const { grades, judgedRanks } = ranking;
-  const depth = Math.min(k, grades.length);
-  if (depth === 0) return 0;
-  let judged = 0;
-  while (judged < judgedRanks.length && judgedRanks[judged] < depth) judged++;
-  return judged / depth;
-}
-
-// src/core/scoring/retrieval/ndcg.ts
-init_entry_url();
-var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
-var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
-function tableGain(judging) {
-  const gains = judging.ndcgGains;
-  if (gains.size === 0) return linearGain;
-  return (grade2) => grade2 >= 0 ? gains.get(grade2) ?? grade2 : 0;
-}
-function rankingDiscountedGain(ranking, k, gain) {
-  const { grades, judgedRanks } = ranking;
-  let sum = 0;
-  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) {
-    const i = judgedRanks[j];
-    const g = gain(grades[i]);
-    if (g !== 0) sum += g / Math.log2(i + 2);
-  }
-  return sum;
-}
-function discountedGain(grades, k, gain) {
-  const depth = Math.min(k, grades.length);
-  let sum = 0;
-  for (let i = 0; i < depth; i++) {
-    const g = gain(grades[i]);
-    if (g !== 0) sum += g / Math.log2(i + 2);
-  }
-  return sum;
-}
-function idealDiscountedGain(judgedGrades, k, gain, monotone) {
-  if (monotone) return discountedGain(judgedGrades, k, gain);
-  const gains = [];
-  for (let i = 0; i < judgedGrades.length; i++) {
-    const g = gain(judgedGrades[i]);
-    if (g > 0) gains.push(g);
-  }
-  gains.sort((a, b) => b - a);
-  return discountedGain(gains, k, (g) => g);
-}
-function ndcgAt(ranking, k, gain = linearGain, monotone = true) {
-  const ideal = idealDiscountedGain(ranking.judgedGrades, k, gain, monotone);
-  return ideal > 0 ? rankingDiscountedGain(ranking, k, gain) / ideal : 0;
-}
-function tableNdcgAt(ranking, k) {
-  const { judging } = ranking;
-  return ndcgAt(ranking, k, tableGain(judging), judging.ndcgGains.size === 0);
-}
-
-// src/core/scoring/retrieval/precision.ts
-init_entry_url();
-function precisionAt(ranking, k) {
-  return relevantRetrieved(ranking, k) / k;
-}
-
-// src/core/scoring/retrieval/r-precision.ts
-init_entry_url();
-function rPrecision(ranking) {
-  const total = relevantCount(ranking);
-  return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
-}
-
-// src/core/scoring/retrieval/recall.ts
-init_entry_url();
-function recallAt(ranking, k) {
-  const total = relevantCount(ranking);
-  return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
-}
-
-// src/core/scoring/retrieval/set.ts
-init_entry_url();
-function setPrecision(ranking) {
-  const retrieved = ranking.grades.length;
-  return retrieved === 0 ? 0 : relevantRetrieved(ranking, Infinity) / retrieved;
-}
-function setF1(ranking) {
-  const found = relevantRetrieved(ranking, Infinity);
-  if (found === 0) return 0;
-  const precision = found / ranking.grades.length;
-  const recall = found / relevantCount(ranking);
-  const beta = 1;
-  return (beta + 1) * precision * recall / (beta * precision + recall);
-}
-
-// src/core/catalog/retrieval-metrics.ts
-var RETRIEVAL_FAMILIES = {
-  precision: { cutoff: "required", binary: false, compute: precisionAt },
-  recall: { cutoff: "optional", binary: false, compute: recallAt },
-  hit: { cutoff: "required", binary: true, compute: hitAt },
-  mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
-  map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
-  ndcg: { cutoff: "optional", binary: false, compute: tableNdcgAt },
-  ndcg_exp: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, exponentialGain) },
-  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) },
-  bpref: { cutoff: "none", binary: false, compute: (r) => bpref(r) },
-  infap: { cutoff: "none", binary: false, compute: (r) => inferredAveragePrecision(r) },
-  judged: { cutoff: "required", binary: false, compute: judgedAt },
-  iprec: { cutoff: "recall-level", binary: false, compute: interpolatedPrecisionAt },
-  "11pt_avg": { cutoff: "none", binary: false, compute: (r) => elevenPointAverage(r) },
-  set_precision: { cutoff: "none", binary: false, compute: (r) => setPrecision(r) },
-  set_f1: { cutoff: "none", binary: false, compute: (r) => setF1(r) },
-  num_ret: { cutoff: "none", binary: false, total: true, compute: (r) => retrievedCount(r) },
-  num_rel: { cutoff: "none", binary: false, total: true, compute: (r) => relevantJudgedCount(r) },
-  num_rel_ret: { cutoff: "none", binary: false, total: true, compute: (r) => relevantRetrievedCount(r) }
 };
-var MetricNameError = class extends SettingError {
-};
-var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
-function isFamily(name) {
-  return Object.hasOwn(RETRIEVAL_FAMILIES, name);
+function firstRowOf(ids2) {
+  const questionOf = new Int32Array(ids2.length);
+  const indexOf = /* @__PURE__ */ new Map();
+  const firstRows = [];
+  ids2.forEach((id, row) => {
+    let question = indexOf.get(id);
+    if (question === void 0) {
+      question = firstRows.length;
+      indexOf.set(id, question);
+      firstRows.push(row);
+    }
+    questionOf[row] = question;
+  });
+  return { questionOf, firstRows: Int32Array.from(firstRows) };
 }
-function parseRetrievalMetric(text4) {
-  const name = text4.trim();
-  const match = /^([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
-  const familyName = match?.[1] ?? "";
-  if (!match || !isFamily(familyName)) {
-    throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`);
+function collapseRepeats(recordColumns, { questionOf, firstRows }) {
+  const size = firstRows.length;
+  const runs = new Float64Array(size);
+  for (const question of questionOf) runs[question]++;
+  const columns = /* @__PURE__ */ new Map();
+  const counts = /* @__PURE__ */ new Map();
+  const binary = /* @__PURE__ */ new Set();
+  for (const [name, values] of recordColumns) {
+    const sums = new Float64Array(size);
+    const carried = new Float64Array(size);
+    let zeroOne = true;
+    values.forEach((value2, row) => {
+      if (Number.isNaN(value2)) return;
+      if (value2 !== 0 && value2 !== 1) zeroOne = false;
+      sums[questionOf[row]] += value2;
+      carried[questionOf[row]]++;
+    });
+    for (let question = 0; question < size; question++) sums[question] = carried[question] === 0 ? NaN : sums[question] / carried[question];
+    columns.set(name, sums);
+    counts.set(name, carried);
+    if (zeroOne) binary.add(name);
   }
-  const family = RETRIEVAL_FAMILIES[familyName];
-  const parameter = match[2];
-  const k = parameter === void 0 ? Infinity : Number(parameter);
-  if (family.cutoff === "recall-level") {
-    if (k > 1) throw new MetricNameError(`metric "${name}" needs a recall level from 0 to 1, for example "${familyName}@0.5"`);
-  } else if (parameter === void 0) {
-    if (family.cutoff === "required") throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
-  } else {
-    if (family.cutoff === "none") throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
-    if (!Number.isInteger(k) || k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be a whole number of at least 1`);
-  }
+  return { columns, repeats: { runs, counts, binary } };
+}
+function column(outcomes, name) {
+  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+function repeatCount(outcomes, name) {
+  const counts = outcomes.repeats?.counts.get(name);
+  if (counts !== void 0) return counts;
+  return Float64Array.from(column(outcomes, name), (value2) => Number.isNaN(value2) ? 0 : 1);
+}
+function withRowsOf(run2, replacement) {
+  if (replacement.size === 0) return run2;
+  const rowOf = new Map(run2.ids.map((id, row) => [id, row]));
+  const goldKeys = [...run2.goldKeys];
+  const goldFound = [...run2.goldFound];
+  const names = [.../* @__PURE__ */ new Set([...run2.columns.keys(), ...replacement.columns.keys()])];
+  const columns = new Map(names.map((name) => [name, Float64Array.from(column(run2, name))]));
+  const replacing = names.map((name) => [columns.get(name), column(replacement, name)]);
+  const counts = run2.repeats === void 0 ? void 0 : new Map(names.map((name) => [name, Float64Array.from(repeatCount(run2, name))]));
+  const replacingCounts = counts === void 0 ? [] : names.map((name) => [counts.get(name), repeatCount(replacement, name)]);
+  replacement.ids.forEach((id, from) => {
+    const row = rowOf.get(id);
+    if (row === void 0) return;
+    goldKeys[row] = replacement.goldKeys[from];
+    goldFound[row] = replacement.goldFound[from];
+    for (const [to, values] of replacing) to[row] = values[from];
+    for (const [to, values] of replacingCounts) to[row] = values[from];
+  });
+  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, counts };
+  return { ...run2, goldKeys, goldFound, columns, ...repeats === void 0 ? {} : { repeats } };
+}
+function withoutQuestions(run2, ids2) {
+  const kept = [];
+  const leftOut = [];
+  run2.ids.forEach((id, row) => ids2.has(id) ? leftOut.push(id) : kept.push(row));
+  if (leftOut.length === 0) return { outcomes: run2, leftOut };
+  const pick2 = (values) => kept.map((row) => values[row]);
+  const keep = (values) => Float64Array.from(kept, (row) => values[row]);
+  const columns = new Map([...run2.columns].map(([name, values]) => [name, keep(values)]));
+  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, runs: keep(run2.repeats.runs), counts: new Map([...run2.repeats.counts].map(([name, values]) => [name, keep(values)])) };
   return {
-    name: parameter === void 0 ? familyName : `${familyName}@${k}`,
-    family: familyName,
-    k,
-    binary: family.binary,
-    total: family.total === true,
-    compute: (ranking) => family.compute(ranking, k)
+    outcomes: {
+      ...run2,
+      ...repeats === void 0 ? {} : { repeats },
+      size: kept.length,
+      ids: pick2(run2.ids),
+      questions: pick2(run2.questions),
+      tags: pick2(run2.tags),
+      goldKeys: pick2(run2.goldKeys),
+      goldFound: kept.map((row) => run2.goldFound[row]),
+      columns
+    },
+    leftOut
   };
 }
-function cutoffExample(family) {
-  const { cutoff } = RETRIEVAL_FAMILIES[family];
-  if (cutoff === "recall-level") return `${family}@r`;
-  return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
+
+// src/core/scoring/repeats.ts
+function chooseRatio(n, m, k) {
+  if (n < k) return 0;
+  let ratio2 = 1;
+  for (let i = 0; i < k; i++) ratio2 *= (n - i) / (m - i);
+  return ratio2;
 }
-function defaultRetrievalMetrics(ks) {
-  const names = [];
-  for (const family of ["precision", "recall", "hit", "mrr", "ndcg", "ndcg_exp", "map"]) {
-    for (const k of ks) names.push(`${family}@${k}`);
+function passAtK(passes, runs, k) {
+  return { atK: 1 - chooseRatio(runs - passes, runs, k), hatK: chooseRatio(passes, runs, k) };
+}
+function binaryOutcomes(outcomes, binary) {
+  const names = [
+    ...new Set(GATED_TESTS.map((test) => test.column)),
+    ...[...outcomes.scores].filter(([, kind]) => kind === "boolean").map(([name]) => scoreMetric(name))
+  ];
+  return names.filter((name) => binary.has(name));
+}
+function summarizeRepeats(outcomes) {
+  const { repeats } = outcomes;
+  if (repeats === void 0) return void 0;
+  const runsPerQuestion = {};
+  let records = 0;
+  for (const runs of repeats.runs) {
+    records += runs;
+    runsPerQuestion[runs] = (runsPerQuestion[runs] ?? 0) + 1;
   }
-  names.push("mrr", "map", "ndcg", "ndcg_exp", "r_precision");
-  return names.map(parseRetrievalMetric);
+  const flakyOn = /* @__PURE__ */ new Map();
+  const summaries = binaryOutcomes(outcomes, repeats.binary).map((metric) => {
+    const rates = column(outcomes, metric);
+    const counts = repeatCount(outcomes, metric);
+    let k = Infinity;
+    for (const runs of counts) if (runs > 0) k = Math.min(k, runs);
+    let repeated = 0;
+    let flaky = 0;
+    let carried = 0;
+    let atK = 0;
+    let hatK = 0;
+    for (let row = 0; row < outcomes.size; row++) {
+      const runs = counts[row];
+      if (runs === 0) continue;
+      const passes = Math.round(rates[row] * runs);
+      carried++;
+      const estimate = passAtK(passes, runs, k);
+      atK += estimate.atK;
+      hatK += estimate.hatK;
+      if (runs < 2) continue;
+      repeated++;
+      if (passes > 0 && passes < runs) {
+        flaky++;
+        const flakyRow = flakyOn.get(row) ?? {};
+        flakyRow[metric] = { passes, runs };
+        flakyOn.set(row, flakyRow);
+      }
+    }
+    return {
+      metric,
+      repeated,
+      flaky,
+      flakyRate: repeated === 0 ? null : flaky / repeated,
+      k: Number.isFinite(k) ? k : 0,
+      passAtK: carried === 0 ? null : atK / carried,
+      passHatK: carried === 0 ? null : hatK / carried
+    };
+  });
+  const flakyQuestions = [...flakyOn.keys()].sort((a, b) => a - b).map((row) => ({ id: outcomes.ids[row], question: outcomes.questions[row], outcomes: flakyOn.get(row) }));
+  return { records, questions: outcomes.size, runsPerQuestion, outcomes: summaries, flakyQuestions };
 }
 
-// src/core/record.ts
+// src/core/scoring/decomposition.ts
+init_entry_url();
+var ratio = (part, whole) => whole === 0 ? null : part / whole;
+var SMALL_SPLIT = 10;
+function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
+  let nGood = 0;
+  let correctGood = 0;
+  let nBad = 0;
+  let correctBad = 0;
+  let closedAll = 0;
+  let closedAllRight = 0;
+  let closedFailed = 0;
+  let closedFailedRight = 0;
+  for (let i = 0; i < correct.length; i++) {
+    const ok2 = retrievalOk[i];
+    const right = correct[i];
+    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
+    if (ok2 === 1) {
+      nGood++;
+      correctGood += right;
+    } else {
+      nBad++;
+      correctBad += right;
+    }
+    const closed = closedBookCorrect[i];
+    if (!Number.isNaN(closed)) {
+      closedAll++;
+      closedAllRight += closed;
+      if (ok2 === 0) {
+        closedFailed++;
+        closedFailedRight += closed;
+      }
+    }
+  }
+  const n = nGood + nBad;
+  const r = ratio(nGood, n);
+  const gGood = ratio(correctGood, nGood);
+  const gBad = ratio(correctBad, nBad);
+  const e2e = ratio(correctGood + correctBad, n);
+  const warnings = [];
+  let e2eCheck = null;
+  let ceiling = null;
+  let productModelG = null;
+  let productModelBias = null;
+  if (r !== null) {
+    const bad = (1 - r) * (gBad ?? 0);
+    e2eCheck = r * (gGood ?? 0) + bad;
+    ceiling = r + bad;
+    if (r > 0) {
+      productModelG = e2e / r;
+      productModelBias = bad / r;
+      if (productModelG > 1) {
+        warnings.push(
+          `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad.toFixed(4)}).`
+        );
+      }
+    }
+  }
+  const rLowerBound = gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
+  if (nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
+  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+}
+
+// src/core/stats/noise-floor.ts
+init_entry_url();
+function noiseDiscordance(basePasses, baseRuns, headPasses, headRuns) {
+  const steady = (passes2, runs) => passes2 === 0 || passes2 === runs;
+  if (steady(basePasses, baseRuns) && steady(headPasses, headRuns)) return { lower: 0, higher: 0 };
+  const passes = basePasses + headPasses;
+  const first = Math.max(0, passes - headRuns);
+  const last = Math.min(baseRuns, passes);
+  const logWeights = [];
+  let log2 = 0;
+  for (let b = first; b <= last; b++) {
+    logWeights.push(log2);
+    log2 += Math.log(baseRuns - b) + Math.log(passes - b) - Math.log(b + 1) - Math.log(headRuns - passes + b + 1);
+  }
+  const top = Math.max(...logWeights);
+  let total = 0;
+  let lower = 0;
+  let higher = 0;
+  logWeights.forEach((logWeight, i) => {
+    const b = first + i;
+    const h = passes - b;
+    const weight = Math.exp(logWeight - top);
+    total += weight;
+    if (h * baseRuns < b * headRuns) lower += weight;
+    else if (h * baseRuns > b * headRuns) higher += weight;
+  });
+  return { lower: lower / total, higher: higher / total };
+}
+
+// src/core/stats/randomization.ts
+init_entry_url();
+
+// src/core/stats/random.ts
+init_entry_url();
+function cyrb128(text4) {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i = 0; i < text4.length; i++) {
+    const k = text4.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
+  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
+  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
+  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+function seedWords(seed) {
+  if (typeof seed === "number") {
+    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
+    return cyrb128(`\0number:${String(seed)}`);
+  }
+  return cyrb128(seed);
+}
+function startState([a, b, c, d]) {
+  return (a | b | c | d) === 0 ? [1, 0, 0, 0] : [a | 0, b | 0, c | 0, d | 0];
+}
+var TWO_POW_32 = 4294967296;
+var LEMIRE_MAX_BOUND = 2097152;
+var Random = class {
+  s0;
+  s1;
+  s2;
+  s3;
+  constructor(seed) {
+    [this.s0, this.s1, this.s2, this.s3] = startState(seedWords(seed));
+  }
+  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
+  nextUint32() {
+    const s1 = this.s1;
+    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+    const t = s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= s1;
+    this.s1 = s1 ^ this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return result >>> 0;
+  }
+  /**
+   * Uniform integer in [0, bound), without modulo bias, for 1 < bound < 2^32.
+   * Lemire's multiply-and-reject (exact in doubles while bound < 2^21), otherwise classic threshold rejection.
+   */
+  nextBelow(bound) {
+    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
+      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
+    }
+    if (bound <= LEMIRE_MAX_BOUND) {
+      let product = this.nextUint32() * bound;
+      let high = Math.floor(product / TWO_POW_32);
+      if (product - high * TWO_POW_32 < bound) {
+        const threshold = TWO_POW_32 % bound;
+        while (product - high * TWO_POW_32 < threshold) {
+          product = this.nextUint32() * bound;
+          high = Math.floor(product / TWO_POW_32);
+        }
+      }
+      return high;
+    }
+    const limit = TWO_POW_32 - TWO_POW_32 % bound;
+    let word = this.nextUint32();
+    while (word >= limit) word = this.nextUint32();
+    return word % bound;
+  }
+  /**
+   * The sum of `draws` values of `values` drawn uniformly with replacement, in draw order.
+   *
+   * Up to 2^21 values, index j is ?w_j?n / 2^32? for the next `draws` words w_j of the stream (exact in doubles),
+   * and a word whose low part w_j?n mod 2^32 falls below 2^32 mod n is redrawn, from the words after the batch,
+   * so every index is exactly equally likely (Lemire's multiply-and-reject); beyond 2^21 values, each index is
+   * {@link nextBelow}. The generator runs inside the loop (fillUint32's step, written out again): no word is stored
+   * unless a redraw needs the batch's remaining words first (a chance of at most draws?n / 2^32).
+   */
+  sumOfDraws(values, draws) {
+    const n = values.length;
+    let sum = 0;
+    if (n > LEMIRE_MAX_BOUND) {
+      for (let i2 = 0; i2 < draws; i2++) sum += values[this.nextBelow(n)];
+      return sum;
+    }
+    const rejectBelow = TWO_POW_32 % n;
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    let i = 0;
+    for (; i < draws; i++) {
+      const product = (Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0) * n;
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+      const index = Math.floor(product / TWO_POW_32);
+      if (product - index * TWO_POW_32 < rejectBelow) break;
+      sum += values[index];
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+    if (i === draws) return sum;
+    const rest = new Uint32Array(draws - i - 1);
+    this.fillUint32(rest);
+    sum += values[this.acceptedIndex(this.nextUint32() * n, n, rejectBelow)];
+    for (const word of rest) sum += values[this.acceptedIndex(word * n, n, rejectBelow)];
+    return sum;
+  }
+  /** ?product / 2^32? for product = word?n, the word redrawn from the stream while the low part is below `rejectBelow`. */
+  acceptedIndex(product, n, rejectBelow) {
+    let index = Math.floor(product / TWO_POW_32);
+    while (product - index * TWO_POW_32 < rejectBelow) {
+      product = this.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_32);
+    }
+    return index;
+  }
+  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
+  fillUint32(target) {
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let i = 0; i < target.length; i++) {
+      target[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+};
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+var DEFAULT_SEED = "rag-gate";
+
+// src/core/stats/randomization.ts
+var DEFAULT_PERMUTATIONS = 1e4;
+var MAX_PERMUTATIONS = 1e6;
+var UNDECIDED_WITHIN_SE = 3;
+var TIE_TOLERANCE = 1e-9;
+function pairedRandomizationTest(paired2, options = {}) {
+  const { n, meanBase, meanHead, differences } = paired2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += differences[i];
+  const delta = n === 0 ? NaN : sum / n;
+  return { n, meanBase, meanHead, delta, ...signFlipPValue(differences, options) };
+}
+function signFlipTailBound(differences) {
+  let largest = 0;
+  for (let i = 0; i < differences.length; i++) largest = Math.max(largest, Math.abs(differences[i]));
+  if (largest === 0) return 1;
+  let sum = 0;
+  let absoluteSum = 0;
+  let squares = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i] / largest;
+    sum += d;
+    absoluteSum += Math.abs(d);
+    squares += d * d;
+  }
+  const t = Math.abs(sum) - TIE_TOLERANCE * absoluteSum;
+  return t > 0 ? Math.min(1, Math.max(Number.MIN_VALUE, 2 * Math.exp(-(t * t) / (2 * squares)))) : 1;
+}
+function signFlipPValue(differences, options = {}) {
+  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
+  if (!Number.isInteger(permutations) || permutations < 1) {
+    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
+  }
+  const alpha = options.alpha;
+  if (alpha !== void 0 && !(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  let nonZero = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
+    if (d !== 0) nonZero++;
+  }
+  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0, tailBound: false };
+  const bound = signFlipTailBound(differences);
+  if (bound < 1 / (1 + permutations) && (alpha === void 0 || bound < alpha)) return { pValue: bound, permutations: 0, monteCarloSE: 0, tailBound: true };
+  const words = Math.ceil(nonZero / 32);
+  const padded = new Float64Array(words * 32);
+  let absoluteSum = 0;
+  for (let i = 0, k = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (d !== 0) {
+      padded[k++] = d;
+      absoluteSum += Math.abs(d);
+    }
+  }
+  const table2 = new Float64Array(words * 8 * 16);
+  for (let group = 0; group < words * 8; group++) {
+    const d0 = padded[group * 4];
+    const d1 = padded[group * 4 + 1];
+    const d2 = padded[group * 4 + 2];
+    const d3 = padded[group * 4 + 3];
+    for (let mask = 0; mask < 16; mask++) {
+      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
+    }
+  }
+  const signs = new Uint32Array(words);
+  const observed = Math.abs(signedSum(table2, signs));
+  const threshold = observed - TIE_TOLERANCE * absoluteSum;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  let extreme = 0;
+  let drawn = 0;
+  const draw = (count2) => {
+    for (let p = 0; p < count2; p++) {
+      random.fillUint32(signs);
+      if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
+    }
+    drawn += count2;
+  };
+  const result = () => {
+    const pValue = (1 + extreme) / (1 + drawn);
+    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt(pValue * (1 - pValue) / drawn), tailBound: false };
+  };
+  draw(permutations);
+  let current = result();
+  while (alpha !== void 0 && Math.abs(current.pValue - alpha) <= UNDECIDED_WITHIN_SE * current.monteCarloSE && drawn < MAX_PERMUTATIONS) {
+    draw(Math.min(drawn, MAX_PERMUTATIONS - drawn));
+    current = result();
+  }
+  return current;
+}
+function signedSum(table2, signs) {
+  let low = 0;
+  let high = 0;
+  for (let w = 0; w < signs.length; w++) {
+    const bits = signs[w];
+    const o = w * 128;
+    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
+    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
+  }
+  return low + high;
+}
+
+// src/core/scoring/summary.ts
+init_entry_url();
+
+// src/core/stats/kappa.ts
+init_entry_url();
+function cohensKappa(pairs) {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const firstCounts = /* @__PURE__ */ new Map();
+  const secondCounts = /* @__PURE__ */ new Map();
+  const confusion = {};
+  let agree = 0;
+  for (const [first, second] of pairs) {
+    if (first === second) agree++;
+    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
+    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
+    const row = confusion[first] ??= {};
+    row[second] = (row[second] ?? 0) + 1;
+  }
+  let expected = 0;
+  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
+  const observed = agree / n;
+  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
+  return { kappa, observed, expected, n, confusion };
+}
+
+// src/core/catalog/thresholds.ts
+init_entry_url();
+var KAPPA_FLOOR = 0.6;
+var LEXICAL_THRESHOLD = 0.6;
+var EMBEDDING_THRESHOLD = 0.8;
+
+// src/core/stats/wilson.ts
+init_entry_url();
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
+}
+
+// src/core/stats/bootstrap.ts
+init_entry_url();
+
+// src/core/stats/multinomial.ts
+init_entry_url();
+var import_math_base_special_gammaln = __toESM(require_lib65(), 1);
+var MODE_SEARCH_FROM = 16;
+function uniform53(random) {
+  const high = random.nextUint32() >>> 5;
+  const low = random.nextUint32() >>> 6;
+  return (high * 67108864 + low) / 9007199254740992;
+}
+var BinomialSampler = class {
+  constructor(random, maxTrials) {
+    this.random = random;
+    this.logFactorials = new Float64Array(maxTrials + 1).fill(NaN);
+  }
+  random;
+  /** ln k! for k up to the largest number of trials, each computed when first needed. */
+  logFactorials;
+  logFactorial(k) {
+    let value2 = this.logFactorials[k];
+    if (Number.isNaN(value2)) this.logFactorials[k] = value2 = (0, import_math_base_special_gammaln.default)(k + 1);
+    return value2;
+  }
+  /** One draw from Binomial(trials, p), for 0 < trials < maxTrials and 0 < p < 1. */
+  draw(trials, p) {
+    if (trials === 0 || p === 0) return 0;
+    if (p === 1) return trials;
+    if (p > 0.5) return trials - this.draw(trials, 1 - p);
+    const random = this.random;
+    const odds = p / (1 - p);
+    if (trials * p < MODE_SEARCH_FROM) {
+      const start = Math.exp(trials * Math.log1p(-p));
+      for (; ; ) {
+        let u = uniform53(random);
+        let probability = start;
+        for (let k = 0; k <= trials; k++) {
+          if (u < probability) return k;
+          u -= probability;
+          probability *= (trials - k) / (k + 1) * odds;
+        }
+      }
+    }
+    const mode = Math.floor((trials + 1) * p);
+    const atMode = Math.exp(
+      this.logFactorial(trials) - this.logFactorial(mode) - this.logFactorial(trials - mode) + mode * Math.log(p) + (trials - mode) * Math.log1p(-p)
+    );
+    for (; ; ) {
+      let u = uniform53(random);
+      if (u < atMode) return mode;
+      u -= atMode;
+      let below = mode;
+      let above = mode;
+      let belowProbability = atMode;
+      let aboveProbability = atMode;
+      while (below > 0 || above < trials) {
+        if (below > 0) {
+          belowProbability *= below / (trials - below + 1) / odds;
+          below--;
+          if (u < belowProbability) return below;
+          u -= belowProbability;
+        }
+        if (above < trials) {
+          aboveProbability *= (trials - above) / (above + 1) * odds;
+          above++;
+          if (u < aboveProbability) return above;
+          u -= aboveProbability;
+        }
+      }
+    }
+  }
+};
+function drawMultinomial(binomial, trials, sizes, rest, out) {
+  let units = rest;
+  for (let j = 0; j < sizes.length; j++) units += sizes[j];
+  let left = trials;
+  for (let j = 0; j < sizes.length; j++) {
+    const size = sizes[j];
+    const count2 = left === 0 ? 0 : size === units ? left : binomial.draw(left, size / units);
+    out[j] = count2;
+    left -= count2;
+    units -= size;
+  }
+  return left;
+}
+
+// src/core/stats/bootstrap.ts
+var DEFAULT_RESAMPLES = 2e3;
+function bootstrapMeanCIs(samples, options = {}) {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const level = options.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  }
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = samples[0]?.length ?? 0;
+  const tail = (1 - level) / 2;
+  return samples.map((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    if (n === 0) return [NaN, NaN];
+    const first = values[0];
+    let allEqual = true;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+      if (v !== first) allEqual = false;
+    }
+    if (allEqual) return [first, first];
+    const means = resampleMeans(values, resamples, options.seed ?? DEFAULT_SEED);
+    means.sort();
+    return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  });
+}
+var COUNTED_FROM = 8;
+function resampleMeans(values, resamples, seed) {
+  const n = values.length;
+  const units = /* @__PURE__ */ new Map();
+  for (let i = 0; i < n; i++) units.set(values[i], (units.get(values[i]) ?? 0) + 1);
+  const counted = [...units].filter(([, size]) => size >= COUNTED_FROM).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const countedValues = Float64Array.from(counted, ([value2]) => value2);
+  const sizes = Int32Array.from(counted, ([, size]) => size);
+  const countedSet = new Set(countedValues);
+  const rare = Float64Array.from(Array.prototype.filter.call(values, (v) => !countedSet.has(v)));
+  const random = new Random(seed);
+  const binomial = new BinomialSampler(random, n);
+  const counts = new Int32Array(sizes.length);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const left = drawMultinomial(binomial, n, sizes, rare.length, counts);
+    let sum = 0;
+    for (let j = 0; j < sizes.length; j++) sum += counts[j] * countedValues[j];
+    if (left > 0) sum += random.sumOfDraws(rare, left);
+    means[r] = sum / n;
+  }
+  return means;
+}
+function quantileSorted(sorted, q) {
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, sorted.length - 1);
+  const lower = sorted[below];
+  const upper = sorted[above];
+  return lower + (position - below) * (upper - lower);
+}
+
+// src/core/scoring/summary.ts
+function mean2(values, rows) {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (Number.isNaN(value2)) continue;
+    n++;
+    sum += value2;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+function proportion(values, rows, hit, keep = () => true, rates) {
+  let n = 0;
+  let count2 = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value2 = values[row];
+    if (Number.isNaN(value2) || !keep(row)) continue;
+    n++;
+    if (rates && hit(1) && !hit(0)) count2 += value2;
+    else if (hit(value2)) count2++;
+  }
+  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
+}
+var isOne2 = (value2) => value2 === 1;
+function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
+  const metrics = {};
+  const rates = (name) => outcomes.repeats?.binary.has(name) === true;
+  for (const metric of config2.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2, void 0, rates(metric.name)) : mean2(values, rows);
+  }
+  const answerable = column(outcomes, "answerable");
+  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
+  for (const metric of ANSWER_METRICS) {
+    const values = column(outcomes, metric.column);
+    const { aggregate } = metric;
+    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among], rates(metric.column));
+  }
+  for (const [name, kind] of outcomes.scores) {
+    const values = column(outcomes, scoreMetric(name));
+    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2, void 0, rates(scoreMetric(name))) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
+  }
+  return metrics;
+}
+function meanWithInterval(values, rows) {
+  const summary2 = mean2(values, rows);
+  if (summary2.n === 0) return summary2;
+  const present = [];
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (!Number.isNaN(value2)) present.push(value2);
+  }
+  return { ...summary2, ci: bootstrapMeanCIs([present])[0] };
+}
+function allRows(size) {
+  const rows = new Int32Array(size);
+  for (let i = 0; i < size; i++) rows[i] = i;
+  return rows;
+}
+function rowsByTag(outcomes) {
+  const byTag = /* @__PURE__ */ new Map();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(byKey));
+}
+function provenanceOf(outcomes) {
+  return {
+    idsFromQuestion: outcomes.idsFromQuestion,
+    retrievalByText: outcomes.retrievalByText,
+    correctByRule: outcomes.correctByRule,
+    refusedByDetector: outcomes.refusedByDetector,
+    formats: outcomes.formats,
+    scores: Object.fromEntries(outcomes.scores)
+  };
+}
+function summarizeRun(outcomes, config2) {
+  const answerable = column(outcomes, "answerable");
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
+  const warnings = [...decomposition.warnings];
+  if (outcomes.repeats !== void 0 && decomposition.n > 0) {
+    warnings.push(
+      "questions were run several times: the decomposition puts a question on the retrieval-ok side only when retrieval was ok in every run, and g is the mean pass rate on each side."
+    );
+  }
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
+    warnings.push(
+      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
+    );
+  }
+  let unanswerable = 0;
+  for (const value2 of answerable) if (value2 === 0) unanswerable++;
+  const repeats = summarizeRepeats(outcomes);
+  return {
+    ...repeats === void 0 ? {} : { repeats },
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    provenance: provenanceOf(outcomes),
+    warnings
+  };
+}
+
+// src/core/stats/classical.ts
+init_entry_url();
+var import_stats_base_dists_normal_cdf = __toESM(require_lib72(), 1);
+var import_stats_base_dists_t_cdf = __toESM(require_lib126(), 1);
+function pairedTTest(differences) {
+  const n = differences.length;
+  if (n < 2) return null;
+  let sum = 0;
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    sum += differences[i];
+    if (differences[i] !== differences[0]) allEqual = false;
+  }
+  if (allEqual) return null;
+  const mean3 = sum / n;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (differences[i] - mean3) ** 2;
+  if (squares === 0) return null;
+  const df = n - 1;
+  const statistic = mean3 / Math.sqrt(squares / df / n);
+  return { kind: "t", statistic, df, pValue: Math.min(1, 2 * (0, import_stats_base_dists_t_cdf.default)(-Math.abs(statistic), df)) };
+}
+var WILCOXON_EXACT_MAX = 50;
+var WILCOXON_PERMUTATION_MAX = 13;
+function wilcoxonSignedRank(differences) {
+  const n = differences.length;
+  const nonZero = [];
+  for (let i = 0; i < n; i++) if (differences[i] !== 0) nonZero.push(differences[i]);
+  const m = nonZero.length;
+  if (m === 0) return null;
+  const { ranks, tieTerm } = averageRanks(nonZero.map(Math.abs));
+  let rPlus = 0;
+  let rankSum = 0;
+  for (let i = 0; i < m; i++) {
+    rankSum += ranks[i];
+    if (nonZero[i] > 0) rPlus += ranks[i];
+  }
+  const statistic = Math.min(rPlus, rankSum - rPlus);
+  const tied = tieTerm > 0;
+  if (n <= WILCOXON_EXACT_MAX && !tied && m === n) {
+    const { lower, upper } = exactTails(m, rPlus);
+    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "exact" };
+  }
+  if (n <= WILCOXON_PERMUTATION_MAX) {
+    const { lower, upper } = enumeratedTails(ranks, rPlus);
+    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "permutation" };
+  }
+  const mean3 = m * (m + 1) / 4;
+  const sd = Math.sqrt((m * (m + 1) * (2 * m + 1) - tieTerm / 2) / 24);
+  const z3 = (rPlus - mean3) / sd;
+  return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * (0, import_stats_base_dists_normal_cdf.default)(-Math.abs(z3), 0, 1)), method: "normal" };
+}
+function averageRanks(values) {
+  const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
+  const ranks = new Array(values.length);
+  let tieTerm = 0;
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]] === values[order[start]]) end++;
+    const t = end - start;
+    for (let k = start; k < end; k++) ranks[order[k]] = (start + 1 + end) / 2;
+    tieTerm += t * t * t - t;
+    start = end;
+  }
+  return { ranks, tieTerm };
+}
+function exactTails(m, rPlus) {
+  const max = m * (m + 1) / 2;
+  const counts = new Float64Array(max + 1);
+  counts[0] = 1;
+  for (let rank = 1; rank <= m; rank++) for (let sum = max; sum >= rank; sum--) counts[sum] += counts[sum - rank];
+  let lower = 0;
+  let upper = 0;
+  for (let sum = 0; sum <= max; sum++) {
+    if (sum <= rPlus) lower += counts[sum];
+    if (sum >= rPlus) upper += counts[sum];
+  }
+  const total = 2 ** m;
+  return { lower: lower / total, upper: upper / total };
+}
+function enumeratedTails(ranks, rPlus) {
+  const m = ranks.length;
+  let lower = 0;
+  let upper = 0;
+  for (let mask = 0; mask < 2 ** m; mask++) {
+    let sum = 0;
+    for (let i = 0; i < m; i++) if (mask & 1 << i) sum += ranks[i];
+    if (sum <= rPlus) lower++;
+    if (sum >= rPlus) upper++;
+  }
+  return { lower: lower / 2 ** m, upper: upper / 2 ** m };
+}
+
+// src/core/stats/holm.ts
+init_entry_url();
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  pValues.forEach((p, i) => {
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} must be in [0, 1], got ${p}`);
+  });
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/core/stats/mcnemar.ts
+init_entry_url();
+var import_math_base_special_gammainc = __toESM(require_lib118(), 1);
+var import_stats_base_dists_beta_quantile = __toESM(require_lib137(), 1);
+var import_stats_base_dists_binomial_cdf = __toESM(require_lib139(), 1);
+var MCNEMAR_EXACT_THRESHOLD = 25;
+function discordantOddsRatio(fixed, broken, level = 0.95) {
+  const discordant = fixed + broken;
+  if (discordant === 0) return { oddsRatio: NaN, ci: [NaN, NaN] };
+  const tail = (1 - level) / 2;
+  const lower = fixed === 0 ? 0 : (0, import_stats_base_dists_beta_quantile.default)(tail, fixed, broken + 1);
+  const upper = broken === 0 ? 1 : (0, import_stats_base_dists_beta_quantile.default)(1 - tail, fixed + 1, broken);
+  const odds = (pi) => pi === 1 ? Infinity : pi / (1 - pi);
+  return { oddsRatio: broken === 0 ? Infinity : fixed / broken, ci: [odds(lower), odds(upper)] };
+}
+function mcnemarUsesExact(discordant) {
+  return discordant < MCNEMAR_EXACT_THRESHOLD;
+}
+function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0, options = {}) {
+  for (const [name, value2] of [
+    ["fixed", fixed],
+    ["broken", broken],
+    ["bothRight", bothRight],
+    ["bothWrong", bothWrong]
+  ]) {
+    if (!Number.isSafeInteger(value2) || value2 < 0) {
+      throw new RangeError(`${name} must be a non-negative integer, got ${value2}`);
+    }
+  }
+  const discordant = fixed + broken;
+  const decidedBy = mcnemarUsesExact(discordant) ? options.smallSample ?? "exact" : "chi2";
+  const { oddsRatio, ci: oddsRatioCI } = discordantOddsRatio(fixed, broken);
+  const counts = { fixed, broken, bothRight, bothWrong, discordant, oddsRatio, oddsRatioCI };
+  if (discordant === 0) return { ...counts, chi2: 0, chi2PValue: 1, exactPValue: 1, midPValue: 1, pValue: 1, decidedBy };
+  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
+  const chi2 = corrected * corrected / discordant;
+  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
+  const smaller = Math.min(fixed, broken);
+  const lowerTail = (0, import_stats_base_dists_binomial_cdf.default)(smaller, discordant, 0.5);
+  const exactPValue = Math.min(1, 2 * lowerTail);
+  const atSmaller = lowerTail - (smaller === 0 ? 0 : (0, import_stats_base_dists_binomial_cdf.default)(smaller - 1, discordant, 0.5));
+  const midPValue = fixed === broken ? 1 : Math.min(1, 2 * lowerTail - atSmaller);
+  const pValue = decidedBy === "exact" ? exactPValue : decidedBy === "mid-p" ? midPValue : chi2PValue;
+  return { ...counts, chi2, chi2PValue, exactPValue, midPValue, pValue, decidedBy };
+}
+
+// src/core/stats/mean-interval.ts
+init_entry_url();
+var import_stats_base_dists_t_quantile = __toESM(require_lib140(), 1);
+var STUDENT_T_BELOW = 100;
+function intervalMethod(n) {
+  return n < STUDENT_T_BELOW ? "student-t" : "percentile-bootstrap";
+}
+function studentTInterval(values, level = 0.95) {
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = values.length;
+  if (n === 0) return [NaN, NaN];
+  let sum = 0;
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+    if (v !== values[0]) allEqual = false;
+    sum += v;
+  }
+  if (allEqual) return [values[0], values[0]];
+  const mean3 = sum / n;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (values[i] - mean3) ** 2;
+  const halfWidth = (0, import_stats_base_dists_t_quantile.default)((1 + level) / 2, n - 1) * Math.sqrt(squares / (n - 1) / n);
+  return [mean3 - halfWidth, mean3 + halfWidth];
+}
+function meanIntervals(samples, options = {}) {
+  const n = samples[0]?.length ?? 0;
+  const method = intervalMethod(n);
+  if (method === "percentile-bootstrap") return bootstrapMeanCIs(samples, { seed: options.seed }).map((ci) => ({ ci, method }));
+  return samples.map((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    return { ci: studentTInterval(values), method };
+  });
+}
+function pairedRateInterval(fixed, broken, n) {
+  const differences = new Float64Array(n);
+  differences.fill(1, 0, fixed).fill(-1, fixed, fixed + broken);
+  return meanIntervals([differences])[0];
+}
+
+// src/core/stats/power.ts
+init_entry_url();
+var import_stats_base_dists_normal_quantile = __toESM(require_lib143(), 1);
+function z(q) {
+  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
+}
+function checkAlphaPower(alpha, power) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
+}
+function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
+  checkAlphaPower(alpha, power);
+  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
+    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
+  }
+  const psi = pFixed + pBroken;
+  const delta = pFixed - pBroken;
+  if (delta === 0) return Infinity;
+  const root2 = z(1 - alpha / 2) * Math.sqrt(psi) + z(power) * Math.sqrt(Math.max(0, psi - delta * delta));
+  return ceilWithSlack(root2 * root2 / (delta * delta));
+}
+function pairedMeanSampleSize({ meanDifference, sdDifference, alpha = 0.05, power = 0.8 }) {
+  checkAlphaPower(alpha, power);
+  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
+  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
+    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
+  }
+  if (meanDifference === 0) return Infinity;
+  const ratio2 = (z(1 - alpha / 2) + z(power)) * sdDifference / meanDifference;
+  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
+}
+function ceilWithSlack(x) {
+  return Math.ceil(x - 1e-9);
+}
+
+// src/core/stats/paired.ts
+init_entry_url();
+function pairValues(base, head) {
+  if (base.length !== head.length) {
+    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
+  }
+  const differences = new Float64Array(base.length);
+  let n = 0;
+  let sumBase = 0;
+  let sumHead = 0;
+  for (let i = 0; i < base.length; i++) {
+    const b = base[i];
+    const h = head[i];
+    if (Number.isNaN(b) || Number.isNaN(h)) continue;
+    if (!Number.isFinite(b) || !Number.isFinite(h)) {
+      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
+    }
+    differences[n++] = h - b;
+    sumBase += b;
+    sumHead += h;
+  }
+  return {
+    n,
+    meanBase: n === 0 ? NaN : sumBase / n,
+    meanHead: n === 0 ? NaN : sumHead / n,
+    differences: differences.subarray(0, n)
+  };
+}
+
+// src/core/compare/gate.ts
+init_entry_url();
+function floorReads(floor, head) {
+  const own6 = head.metrics[floor.metric];
+  const score = scoreMetric(floor.metric);
+  return (own6 === void 0 || own6.n === 0) && head.metrics[score] !== void 0 ? score : floor.metric;
+}
+function drop(test, gate, alpha) {
+  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : test.rates ? { broken: test.rates.broken, fixed: test.rates.fixed } : {};
+  return {
+    gate,
+    metric: test.metric,
+    base: test.base,
+    head: test.head,
+    delta: test.delta,
+    pValue: test.pValue,
+    adjustedPValue: test.adjustedPValue ?? test.pValue,
+    alpha,
+    ...counts
+  };
+}
+function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map(), lost = []) {
+  const reasons = [];
+  if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
+  if (coverage.share < config2.minCoverage) {
+    reasons.push({
+      kind: "low-coverage",
+      compared: coverage.compared,
+      baseQuestions: coverage.baseQuestions,
+      share: coverage.share,
+      minCoverage: config2.minCoverage
+    });
+  }
+  const warnings = [];
+  const outcomes = /* @__PURE__ */ new Map();
+  for (const gate of config2.failOn) {
+    const test = tests.find((t) => t.gate === gate);
+    const dataLost = lost.find((l) => l.gate === gate);
+    if (dataLost !== void 0) {
+      reasons.push({ kind: "gate-data-lost", ...dataLost });
+      continue;
+    }
+    if (test === void 0) {
+      warnings.push({ kind: "gate-untestable", gate });
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    const field2 = blocked.get(test.metric);
+    if (field2 !== void 0) {
+      outcomes.set(gate, "uncalibrated-judge");
+      warnings.push({ kind: "drop-from-uncalibrated-judge", field: field2, ...drop(test, gate, config2.alpha) });
+    } else if (-test.delta < config2.minEffect) {
+      outcomes.set(gate, "below-minimum-effect");
+      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
+    } else {
+      outcomes.set(gate, "fails");
+      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
+    }
+  }
+  const floors = config2.floors.map((floor) => {
+    const reads = floorReads(floor, head);
+    const value2 = head.metrics[reads]?.value ?? null;
+    if (value2 === null) {
+      reasons.push({ kind: "floor-unchecked", floor });
+      return { floor, reads, value: value2, outcome: "unchecked" };
+    }
+    if (floor.op === ">=" ? value2 >= floor.value : value2 <= floor.value) return { floor, reads, value: value2, outcome: "holds" };
+    const field2 = blocked.get(floor.metric);
+    if (field2 !== void 0) {
+      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value: value2, field: field2 });
+      return { floor, reads, value: value2, outcome: "uncalibrated-judge" };
+    }
+    reasons.push({ kind: "floor-broken", floor, reads, value: value2 });
+    return { floor, reads, value: value2, outcome: "broken" };
+  });
+  const ungated = config2.floors.length === 0 && lost.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
+  return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
+}
+
+// src/core/compare/judge-gate.ts
+init_entry_url();
+
+// src/core/compare/calibration.ts
 init_entry_url();
 
 // node_modules/zod/index.js
@@ -35983,7 +37652,7 @@ function duration2(params) {
 }
 
 // node_modules/zod/v4/classic/from-json-schema.js
-var z = {
+var z2 = {
   ...schemas_exports2,
   ...checks_exports2,
   iso: iso_exports
@@ -36097,7 +37766,7 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard = z.transform((value2) => value2).check((payload) => {
+  const guard = z2.transform((value2) => value2).check((payload) => {
     const value2 = payload.value;
     if (typeof value2 !== "object" || value2 === null || Array.isArray(value2))
       return;
@@ -36226,7 +37895,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard = z.transform((value2) => value2).check((payload) => {
+  const guard = z2.transform((value2) => value2).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -36283,7 +37952,7 @@ function getTupleRest(restSchema, ctx) {
     return void 0;
   }
   if (restSchema === void 0 || restSchema === true) {
-    return z.any();
+    return z2.any();
   }
   return convertSchema(restSchema, ctx);
 }
@@ -36291,7 +37960,7 @@ var fullTime = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2
 function convertBaseSchema(schema, ctx) {
   if (schema.not !== void 0) {
     if (typeof schema.not === "object" && Object.keys(schema.not).length === 0) {
-      return z.never();
+      return z2.never();
     }
     throw new Error("not is not supported in Zod (except { not: {} } for never)");
   }
@@ -36313,7 +37982,7 @@ function convertBaseSchema(schema, ctx) {
       return ctx.refs.get(refPath);
     }
     if (ctx.processing.has(refPath)) {
-      return z.lazy(() => {
+      return z2.lazy(() => {
         if (!ctx.refs.has(refPath)) {
           throw new Error(`Circular reference not resolved: ${refPath}`);
         }
@@ -36330,25 +37999,25 @@ function convertBaseSchema(schema, ctx) {
   if (schema.enum !== void 0) {
     const enumValues = schema.enum;
     if (ctx.version === "openapi-3.0" && schema.nullable === true && enumValues.length === 1 && enumValues[0] === null) {
-      return z.null();
+      return z2.null();
     }
     if (enumValues.length === 0) {
-      return z.never();
+      return z2.never();
     }
     if (enumValues.length === 1) {
-      return z.literal(enumValues[0]);
+      return z2.literal(enumValues[0]);
     }
     if (enumValues.every((v) => typeof v === "string")) {
-      return z.enum(enumValues);
+      return z2.enum(enumValues);
     }
-    const literalSchemas = enumValues.map((v) => z.literal(v));
+    const literalSchemas = enumValues.map((v) => z2.literal(v));
     if (literalSchemas.length < 2) {
       return literalSchemas[0];
     }
-    return z.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
+    return z2.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
   }
   if (schema.const !== void 0) {
-    return z.literal(schema.const);
+    return z2.literal(schema.const);
   }
   const type = schema.type;
   if (Array.isArray(type)) {
@@ -36357,74 +38026,74 @@ function convertBaseSchema(schema, ctx) {
       return convertBaseSchema(typeSchema, ctx);
     });
     if (typeSchemas.length === 0) {
-      return z.never();
+      return z2.never();
     }
     if (typeSchemas.length === 1) {
       return typeSchemas[0];
     }
-    return z.union(typeSchemas);
+    return z2.union(typeSchemas);
   }
   if (!type) {
-    return z.any();
+    return z2.any();
   }
   let zodSchema;
   switch (type) {
     case "string": {
-      let stringSchema = z.string();
+      let stringSchema = z2.string();
       if (schema.format) {
         const format = schema.format;
         if (format === "email") {
-          stringSchema = stringSchema.check(z.email());
+          stringSchema = stringSchema.check(z2.email());
         } else if (format === "uri" || format === "uri-reference") {
-          stringSchema = stringSchema.check(z.url());
+          stringSchema = stringSchema.check(z2.url());
         } else if (format === "uuid" || format === "guid") {
-          stringSchema = stringSchema.check(z.uuid());
+          stringSchema = stringSchema.check(z2.uuid());
         } else if (format === "date-time") {
-          stringSchema = stringSchema.check(z.iso.datetime({ offset: true }));
+          stringSchema = stringSchema.check(z2.iso.datetime({ offset: true }));
         } else if (format === "date") {
-          stringSchema = stringSchema.check(z.iso.date());
+          stringSchema = stringSchema.check(z2.iso.date());
         } else if (format === "time") {
-          stringSchema = stringSchema.check(z.regex(fullTime));
+          stringSchema = stringSchema.check(z2.regex(fullTime));
         } else if (format === "duration") {
-          stringSchema = stringSchema.check(z.iso.duration());
+          stringSchema = stringSchema.check(z2.iso.duration());
         } else if (format === "hostname") {
-          stringSchema = stringSchema.check(z.hostname());
+          stringSchema = stringSchema.check(z2.hostname());
         } else if (format === "ipv4") {
-          stringSchema = stringSchema.check(z.ipv4());
+          stringSchema = stringSchema.check(z2.ipv4());
         } else if (format === "ipv6") {
-          stringSchema = stringSchema.check(z.ipv6());
+          stringSchema = stringSchema.check(z2.ipv6());
         } else if (format === "mac") {
-          stringSchema = stringSchema.check(z.mac());
+          stringSchema = stringSchema.check(z2.mac());
         } else if (format === "cidr") {
-          stringSchema = stringSchema.check(z.cidrv4());
+          stringSchema = stringSchema.check(z2.cidrv4());
         } else if (format === "cidr-v6") {
-          stringSchema = stringSchema.check(z.cidrv6());
+          stringSchema = stringSchema.check(z2.cidrv6());
         } else if (format === "base64") {
-          stringSchema = stringSchema.check(z.base64());
+          stringSchema = stringSchema.check(z2.base64());
         } else if (format === "base64url") {
-          stringSchema = stringSchema.check(z.base64url());
+          stringSchema = stringSchema.check(z2.base64url());
         } else if (format === "e164") {
-          stringSchema = stringSchema.check(z.e164());
+          stringSchema = stringSchema.check(z2.e164());
         } else if (format === "credit_card") {
-          stringSchema = stringSchema.check(z.creditCard());
+          stringSchema = stringSchema.check(z2.creditCard());
         } else if (format === "iban") {
-          stringSchema = stringSchema.check(z.iban());
+          stringSchema = stringSchema.check(z2.iban());
         } else if (format === "jwt") {
-          stringSchema = stringSchema.check(z.jwt());
+          stringSchema = stringSchema.check(z2.jwt());
         } else if (format === "emoji") {
-          stringSchema = stringSchema.check(z.emoji());
+          stringSchema = stringSchema.check(z2.emoji());
         } else if (format === "nanoid") {
-          stringSchema = stringSchema.check(z.nanoid());
+          stringSchema = stringSchema.check(z2.nanoid());
         } else if (format === "cuid") {
-          stringSchema = stringSchema.check(z.cuid());
+          stringSchema = stringSchema.check(z2.cuid());
         } else if (format === "cuid2") {
-          stringSchema = stringSchema.check(z.cuid2());
+          stringSchema = stringSchema.check(z2.cuid2());
         } else if (format === "ulid") {
-          stringSchema = stringSchema.check(z.ulid());
+          stringSchema = stringSchema.check(z2.ulid());
         } else if (format === "xid") {
-          stringSchema = stringSchema.check(z.xid());
+          stringSchema = stringSchema.check(z2.xid());
         } else if (format === "ksuid") {
-          stringSchema = stringSchema.check(z.ksuid());
+          stringSchema = stringSchema.check(z2.ksuid());
         }
       }
       if (typeof schema.minLength === "number") {
@@ -36441,7 +38110,7 @@ function convertBaseSchema(schema, ctx) {
     }
     case "number":
     case "integer": {
-      let numberSchema = type === "integer" ? z.number().int() : z.number();
+      let numberSchema = type === "integer" ? z2.number().int() : z2.number();
       if (typeof schema.minimum === "number" && schema.exclusiveMinimum !== true) {
         numberSchema = numberSchema.min(schema.minimum);
       }
@@ -36465,11 +38134,11 @@ function convertBaseSchema(schema, ctx) {
       break;
     }
     case "boolean": {
-      zodSchema = z.boolean();
+      zodSchema = z2.boolean();
       break;
     }
     case "null": {
-      zodSchema = z.null();
+      zodSchema = z2.null();
       break;
     }
     case "object": {
@@ -36487,22 +38156,22 @@ function convertBaseSchema(schema, ctx) {
         const looseRecords = [];
         for (const pattern of patternKeys) {
           const patternValue = convertSchema(patternProps[pattern], ctx);
-          const keySchema = z.string().regex(new RegExp(pattern));
-          looseRecords.push(z.looseRecord(keySchema, patternValue));
+          const keySchema = z2.string().regex(new RegExp(pattern));
+          looseRecords.push(z2.looseRecord(keySchema, patternValue));
         }
         const schemasToIntersect = [];
         if (Object.keys(shape).length > 0) {
-          schemasToIntersect.push(z.object(shape).passthrough());
+          schemasToIntersect.push(z2.object(shape).passthrough());
         }
         schemasToIntersect.push(...looseRecords);
         if (schemasToIntersect.length === 0) {
-          zodSchema = z.object({}).passthrough();
+          zodSchema = z2.object({}).passthrough();
         } else if (schemasToIntersect.length === 1) {
           zodSchema = schemasToIntersect[0];
         } else {
-          let result = z.intersection(schemasToIntersect[0], schemasToIntersect[1]);
+          let result = z2.intersection(schemasToIntersect[0], schemasToIntersect[1]);
           for (let i = 2; i < schemasToIntersect.length; i++) {
-            result = z.intersection(result, schemasToIntersect[i]);
+            result = z2.intersection(result, schemasToIntersect[i]);
           }
           zodSchema = result;
         }
@@ -36532,7 +38201,7 @@ function convertBaseSchema(schema, ctx) {
           });
         }
       } else {
-        const objectSchema = z.object(shape);
+        const objectSchema = z2.object(shape);
         if (schema.additionalProperties === false) {
           zodSchema = objectSchema.strict();
         } else if (additionalSchema) {
@@ -36562,30 +38231,30 @@ function convertBaseSchema(schema, ctx) {
         const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
-        const tupleSchema = z.tuple(positionalItems);
+        const tupleSchema = z2.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
         }
       } else if (Array.isArray(items)) {
         const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
         const tupleItems = items.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = getTupleRest(schema.additionalItems, ctx);
-        const tupleSchema = z.tuple(positionalItems);
+        const tupleSchema = z2.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
         }
       } else if (items !== void 0) {
         const element = convertSchema(items, ctx);
-        let arraySchema = z.array(element);
+        let arraySchema = z2.array(element);
         if (typeof schema.minItems === "number") {
           arraySchema = arraySchema.min(schema.minItems);
         }
@@ -36594,7 +38263,7 @@ function convertBaseSchema(schema, ctx) {
         }
         zodSchema = arraySchema;
       } else {
-        zodSchema = z.array(z.any());
+        zodSchema = z2.array(z2.any());
       }
       if (schema.uniqueItems === true || schema.contains !== void 0) {
         zodSchema = checkArrayGuards(zodSchema, {
@@ -36613,37 +38282,37 @@ function convertBaseSchema(schema, ctx) {
 }
 function convertSchema(schema, ctx) {
   if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+    return schema ? z2.any() : z2.never();
   }
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
     const options = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z.union(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
+    const anyOfUnion = z2.union(options);
+    baseSchema = hasExplicitType ? z2.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
     const options = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z.xor(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
+    const oneOfUnion = z2.xor(options);
+    baseSchema = hasExplicitType ? z2.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
     if (schema.allOf.length === 0) {
-      baseSchema = hasExplicitType ? baseSchema : z.any();
+      baseSchema = hasExplicitType ? baseSchema : z2.any();
     } else {
       let result = hasExplicitType ? baseSchema : convertSchema(schema.allOf[0], ctx);
       const startIdx = hasExplicitType ? 0 : 1;
       for (let i = startIdx; i < schema.allOf.length; i++) {
-        result = z.intersection(result, convertSchema(schema.allOf[i], ctx));
+        result = z2.intersection(result, convertSchema(schema.allOf[i], ctx));
       }
       baseSchema = result;
     }
   }
   if (schema.nullable === true && ctx.version === "openapi-3.0") {
-    baseSchema = z.nullable(baseSchema);
+    baseSchema = z2.nullable(baseSchema);
   }
   if (schema.readOnly === true) {
-    baseSchema = z.readonly(baseSchema);
+    baseSchema = z2.readonly(baseSchema);
   }
   if (schema.default !== void 0) {
     baseSchema = baseSchema.default(schema.default);
@@ -36694,7 +38363,7 @@ function convertSchema(schema, ctx) {
 }
 function fromJSONSchema(schema, params) {
   if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+    return schema ? z2.any() : z2.never();
   }
   let normalized;
   try {
@@ -36943,3523 +38612,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/core/closest.ts
-init_entry_url();
-function distance(a, b) {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length];
-}
-function closestName(word, candidates2) {
-  let best;
-  let bestDistance = 3;
-  for (const candidate of candidates2) {
-    const d = distance(word.toLowerCase(), candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
-
-// src/core/derived-ids.ts
-init_entry_url();
-
-// node_modules/@noble/hashes/sha2.js
-init_entry_url();
-
-// node_modules/@noble/hashes/_md.js
-init_entry_url();
-
-// node_modules/@noble/hashes/_u64.js
-init_entry_url();
-var fromNumH = (n) => n / 2 ** 32 | 0;
-var fromNumL = (n) => n >>> 0;
-function setU64FromNum(view, byteOffset, n, isLE) {
-  const h = fromNumH(n);
-  const l = fromNumL(n);
-  view.setUint32(byteOffset, isLE ? l : h, isLE);
-  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
-}
-
-// node_modules/@noble/hashes/utils.js
-init_entry_url();
-function isBytes(a) {
-  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
-}
-var atitle = (title) => title ? `"${title}" ` : "";
-function anumber(n, title = "") {
-  if (typeof n !== "number")
-    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
-  return n;
-}
-function abytes(value2, length, title = "") {
-  if (isBytes(value2) && (length === void 0 || value2.length === length))
-    return value2;
-  if (length !== void 0)
-    anumber(length, "length");
-  const bytes = isBytes(value2);
-  const ofLen = length !== void 0 ? ` of length ${length}` : "";
-  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
-  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
-  if (!bytes)
-    throw new TypeError(message);
-  throw new RangeError(message);
-}
-function ahash(h) {
-  if (typeof h !== "function" || typeof h.create !== "function")
-    throw new TypeError("expected hash wrapped by utils.createHasher");
-  anumber(h.outputLen);
-  anumber(h.blockLen);
-  if (h.outputLen < 1 || h.blockLen < 1)
-    throw new Error("hash blockLen / outputLen must be >= 1");
-}
-var aobject = (value2, label2) => {
-  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
-    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
-};
-var aopts = (value2, label2) => {
-  aobject(value2, label2);
-  const proto = Object.getPrototypeOf(value2);
-  if (proto !== Object.prototype && proto !== null)
-    throw new TypeError(`"${label2}" expected plain object`);
-  if (Object.hasOwn(value2, "__proto__"))
-    throw new TypeError(`"${label2}.__proto__" is not allowed`);
-};
-function aexists(instance, checkFinished = true) {
-  if (instance.destroyed)
-    throw new Error("hash was destroyed");
-  if (checkFinished && instance.finished)
-    throw new Error("digest() was already called");
-}
-function aoutput(out, instance) {
-  abytes(out, void 0, "output");
-  const min = instance.outputLen;
-  if (!(out.length >= min)) {
-    throw new RangeError('"output" expected length >= ' + min);
-  }
-}
-function clean(...arrays) {
-  for (let i = 0; i < arrays.length; i++) {
-    arrays[i].fill(0);
-  }
-}
-function createView(arr) {
-  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
-}
-function rotr(word, shift) {
-  return word << 32 - shift | word >>> shift;
-}
-var hasHexBuiltin = /* @__PURE__ */ (() => (
-  // @ts-ignore
-  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
-))();
-var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-function bytesToHex(bytes) {
-  abytes(bytes);
-  if (hasHexBuiltin)
-    return bytes.toHex();
-  let hex4 = "";
-  for (let i = 0; i < bytes.length; i++) {
-    hex4 += hexes[bytes[i]];
-  }
-  return hex4;
-}
-function utf8ToBytes(str) {
-  if (typeof str !== "string")
-    throw new TypeError("string expected");
-  const encoded = new TextEncoder().encode(str);
-  try {
-    return new Uint8Array(encoded);
-  } finally {
-    clean(encoded);
-  }
-}
-function checkOpts(defaults, opts, title = "opts") {
-  aopts(defaults, "defaults");
-  if (opts !== void 0)
-    aopts(opts, title);
-  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
-  return merged;
-}
-function createHasher(hashCons, info2 = {}) {
-  if (typeof hashCons !== "function")
-    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
-  info2 = checkOpts({}, info2, "info");
-  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
-  const tmp = hashCons(void 0);
-  hashC.outputLen = tmp.outputLen;
-  hashC.blockLen = tmp.blockLen;
-  hashC.canXOF = tmp.canXOF;
-  hashC.create = (opts) => hashCons(opts);
-  Object.assign(hashC, info2);
-  return Object.freeze(hashC);
-}
-var oidNist = (suffix) => ({
-  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
-  // Larger suffix values would need base-128 OID encoding and a different length byte.
-  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
-});
-
-// node_modules/@noble/hashes/_md.js
-function Chi(a, b, c) {
-  return a & b ^ ~a & c;
-}
-function Maj(a, b, c) {
-  return a & b ^ a & c ^ b & c;
-}
-var HashMD = class {
-  blockLen;
-  outputLen;
-  canXOF = false;
-  padOffset;
-  isLE;
-  // For partial updates less than block size
-  buffer;
-  view;
-  finished = false;
-  length = 0;
-  pos = 0;
-  destroyed = false;
-  constructor(blockLen, outputLen, padOffset, isLE) {
-    this.blockLen = blockLen;
-    this.outputLen = outputLen;
-    this.padOffset = padOffset;
-    this.isLE = isLE;
-    this.buffer = new Uint8Array(blockLen);
-    this.view = createView(this.buffer);
-  }
-  update(data) {
-    aexists(this);
-    abytes(data);
-    const { view, buffer, blockLen } = this;
-    const len = data.length;
-    let processed = false;
-    for (let pos = 0; pos < len; ) {
-      const take = Math.min(blockLen - this.pos, len - pos);
-      if (take === blockLen) {
-        const dataView = createView(data);
-        for (; blockLen <= len - pos; pos += blockLen)
-          this.process(dataView, pos);
-        processed = true;
-        continue;
-      }
-      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
-      this.pos += take;
-      pos += take;
-      if (this.pos === blockLen) {
-        this.process(view, 0);
-        this.pos = 0;
-        processed = true;
-      }
-    }
-    this.length += data.length;
-    if (processed)
-      this.roundClean();
-    return this;
-  }
-  digestInto(out) {
-    aexists(this);
-    aoutput(out, this);
-    this.finished = true;
-    const { buffer, view, blockLen, isLE } = this;
-    let { pos } = this;
-    buffer[pos++] = 128;
-    buffer.fill(0, pos);
-    if (this.padOffset > blockLen - pos) {
-      this.process(view, 0);
-      buffer.fill(0);
-    }
-    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
-    this.process(view, 0);
-    this.roundClean();
-    const oview = out === buffer ? view : createView(out);
-    const len = this.outputLen;
-    const outLen = len / 4;
-    const state = this.get();
-    if (len % 4 || outLen > state.length)
-      throw new Error("invalid outputLen");
-    for (let i = 0; i < outLen; i++)
-      oview.setUint32(4 * i, state[i], isLE);
-  }
-  digest() {
-    const { buffer, outputLen } = this;
-    this.digestInto(buffer);
-    const res = buffer.slice(0, outputLen);
-    this.destroy();
-    return res;
-  }
-  _cloneIntoMeta(to) {
-    const { buffer, length, finished, destroyed, pos } = this;
-    to.destroyed = destroyed;
-    to.finished = finished;
-    to.length = length;
-    to.pos = pos;
-    if (pos)
-      to.buffer.set(buffer);
-    return to;
-  }
-  clone() {
-    return this._cloneInto();
-  }
-};
-var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
-  1779033703,
-  3144134277,
-  1013904242,
-  2773480762,
-  1359893119,
-  2600822924,
-  528734635,
-  1541459225
-]);
-
-// node_modules/@noble/hashes/sha2.js
-var SHA256_K = /* @__PURE__ */ Uint32Array.from([
-  1116352408,
-  1899447441,
-  3049323471,
-  3921009573,
-  961987163,
-  1508970993,
-  2453635748,
-  2870763221,
-  3624381080,
-  310598401,
-  607225278,
-  1426881987,
-  1925078388,
-  2162078206,
-  2614888103,
-  3248222580,
-  3835390401,
-  4022224774,
-  264347078,
-  604807628,
-  770255983,
-  1249150122,
-  1555081692,
-  1996064986,
-  2554220882,
-  2821834349,
-  2952996808,
-  3210313671,
-  3336571891,
-  3584528711,
-  113926993,
-  338241895,
-  666307205,
-  773529912,
-  1294757372,
-  1396182291,
-  1695183700,
-  1986661051,
-  2177026350,
-  2456956037,
-  2730485921,
-  2820302411,
-  3259730800,
-  3345764771,
-  3516065817,
-  3600352804,
-  4094571909,
-  275423344,
-  430227734,
-  506948616,
-  659060556,
-  883997877,
-  958139571,
-  1322822218,
-  1537002063,
-  1747873779,
-  1955562222,
-  2024104815,
-  2227730452,
-  2361852424,
-  2428436474,
-  2756734187,
-  3204031479,
-  3329325298
-]);
-var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
-var SHA2_32B = class extends HashMD {
-  // We cannot use array here since array allows indexing by variable
-  // which means optimizer/compiler cannot use registers.
-  // Numeric initializers matter: starting the fields as `undefined` changes
-  // V8's field representation and makes sha256 3x slower (measured).
-  A = 0;
-  B = 0;
-  C = 0;
-  D = 0;
-  E = 0;
-  F = 0;
-  G = 0;
-  H = 0;
-  constructor(outputLen, IV) {
-    super(64, outputLen, 8, false);
-    this.A = IV[0] | 0;
-    this.B = IV[1] | 0;
-    this.C = IV[2] | 0;
-    this.D = IV[3] | 0;
-    this.E = IV[4] | 0;
-    this.F = IV[5] | 0;
-    this.G = IV[6] | 0;
-    this.H = IV[7] | 0;
-  }
-  get() {
-    const { A, B, C, D, E, F, G, H } = this;
-    return [A, B, C, D, E, F, G, H];
-  }
-  // prettier-ignore
-  set(A, B, C, D, E, F, G, H) {
-    this.A = A | 0;
-    this.B = B | 0;
-    this.C = C | 0;
-    this.D = D | 0;
-    this.E = E | 0;
-    this.F = F | 0;
-    this.G = G | 0;
-    this.H = H | 0;
-  }
-  _cloneInto(to) {
-    (to ||= new this.constructor()).set(...this.get());
-    return this._cloneIntoMeta(to);
-  }
-  process(view, offset) {
-    for (let i = 0; i < 16; i++, offset += 4)
-      SHA256_W[i] = view.getUint32(offset, false);
-    for (let i = 16; i < 64; i++) {
-      const W15 = SHA256_W[i - 15];
-      const W2 = SHA256_W[i - 2];
-      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
-      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
-      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
-    }
-    let { A, B, C, D, E, F, G, H } = this;
-    for (let i = 0; i < 64; i++) {
-      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
-      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
-      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
-      const T2 = sigma0 + Maj(A, B, C) | 0;
-      H = G;
-      G = F;
-      F = E;
-      E = D + T1 | 0;
-      D = C;
-      C = B;
-      B = A;
-      A = T1 + T2 | 0;
-    }
-    A = A + this.A | 0;
-    B = B + this.B | 0;
-    C = C + this.C | 0;
-    D = D + this.D | 0;
-    E = E + this.E | 0;
-    F = F + this.F | 0;
-    G = G + this.G | 0;
-    H = H + this.H | 0;
-    this.set(A, B, C, D, E, F, G, H);
-  }
-  roundClean() {
-    clean(SHA256_W);
-  }
-  destroy() {
-    this.destroyed = true;
-    this.set(0, 0, 0, 0, 0, 0, 0, 0);
-    clean(this.buffer);
-  }
-};
-var _SHA256 = class extends SHA2_32B {
-  constructor() {
-    super(32, SHA256_IV);
-  }
-};
-var sha256 = /* @__PURE__ */ createHasher(
-  () => new _SHA256(),
-  /* @__PURE__ */ oidNist(1)
-);
-
-// src/core/derived-ids.ts
-var UNEVEN_SPACE = /\s\s|[^\S ]|^\s|\s$/u;
-function normalizeText(text4) {
-  const composed = text4.normalize("NFC");
-  return UNEVEN_SPACE.test(composed) ? composed.replace(/\s+/gu, " ").trim() : composed;
-}
-function digest(text4) {
-  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
-}
-function questionId(question) {
-  return `q-${digest(normalizeText(question))}`;
-}
-function contextId(context) {
-  return `text-${digest(normalizeText(context))}`;
-}
-function parseContextMatchRule(text4) {
-  const rule = text4.trim();
-  if (rule === "exact") return { kind: "exact" };
-  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
-  const threshold = overlap ? Number(overlap[1]) : NaN;
-  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
-  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
-}
-function formatContextMatchRule(rule) {
-  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
-}
-function tokenCounts(text4) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
-  return counts;
-}
-function tokenOverlap(retrieved, reference) {
-  let total = 0;
-  let common = 0;
-  for (const [token, count2] of reference) {
-    total += count2;
-    common += Math.min(count2, retrieved.get(token) ?? 0);
-  }
-  return total === 0 ? 0 : common / total;
-}
-function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
-  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
-  const ids2 = references.map(() => void 0);
-  if (rule.kind === "exact") {
-    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
-    retrievedTexts.forEach((text4, rank) => {
-      const key = normalizeText(text4);
-      const index = unclaimed.get(key);
-      if (index === void 0) return;
-      ids2[index] = retrievedIds[rank];
-      unclaimed.delete(key);
-    });
-  } else {
-    const referenceTokens = references.map(tokenCounts);
-    retrievedTexts.forEach((text4, rank) => {
-      const tokens = tokenCounts(text4);
-      let best = -1;
-      let bestOverlap = rule.threshold;
-      referenceTokens.forEach((reference, index) => {
-        if (ids2[index] !== void 0) return;
-        const overlap = tokenOverlap(tokens, reference);
-        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
-          best = index;
-          bestOverlap = overlap;
-        }
-      });
-      if (best >= 0) ids2[best] = retrievedIds[rank];
-    });
-  }
-  return ids2.map((id, index) => id ?? contextId(references[index]));
-}
-
-// src/core/distinct.ts
-init_entry_url();
-var slots = new Int32Array(256);
-var stamps = new Uint32Array(256);
-var stamp = 0;
-function hasRepeat(values) {
-  const count2 = values.length;
-  if (count2 < 2) return false;
-  if (slots.length < count2 * 2) {
-    let size = slots.length;
-    while (size < count2 * 2) size *= 2;
-    slots = new Int32Array(size);
-    stamps = new Uint32Array(size);
-    stamp = 0;
-  }
-  if (++stamp === 4294967296) {
-    stamps.fill(0);
-    stamp = 1;
-  }
-  const mask = slots.length - 1;
-  for (let row = 0; row < count2; row++) {
-    const value2 = values[row];
-    let hash2 = 2166136261;
-    for (let i = 0; i < value2.length; i++) hash2 = Math.imul(hash2 ^ value2.charCodeAt(i), 16777619);
-    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
-      if (stamps[slot] !== stamp) {
-        stamps[slot] = stamp;
-        slots[slot] = row;
-        break;
-      }
-      if (values[slots[slot]] === value2) return true;
-    }
-  }
-  return false;
-}
-
-// src/core/record.ts
-var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
-var FIELD_ALIASES = new Map(
-  Object.entries({
-    user_input: "question",
-    response: "answer",
-    reference: "expected_answer",
-    retrieved_context_ids: "retrieved_ids",
-    reference_context_ids: "relevant_ids",
-    ground_truth: "expected_answer",
-    contexts: "retrieved_contexts",
-    actual_output: "answer",
-    expected_output: "expected_answer",
-    retrieval_context: "retrieved_contexts",
-    repeat: "run"
-  })
-);
-var IGNORED_FIELDS = new Map(
-  Object.entries({
-    rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
-    multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
-    synthesizer_name: "Ragas' test-set generator name",
-    persona_name: "Ragas' test-set persona",
-    query_style: "Ragas' test-set query style",
-    query_length: "Ragas' test-set query length"
-  })
-);
-var isObject2 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
-function isBlank(id) {
-  const first = id.charCodeAt(0);
-  return !(first > 32 && first < 160) && id.trim() === "";
-}
-var NOT_BLANK = "must not be empty or only white space";
-var idText = (what) => external_exports.union([external_exports.string(), external_exports.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` }).transform(String).refine((id) => !isBlank(id), NOT_BLANK);
-var documentId = idText("a document id");
-function checkedFirst(isValid, schema) {
-  return external_exports.unknown().transform((value2, ctx) => {
-    if (isValid(value2)) return value2;
-    const parsed = schema.safeParse(value2);
-    if (parsed.success) return parsed.data;
-    for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
-    return external_exports.NEVER;
-  });
-}
-function isIdList(value2) {
-  if (!Array.isArray(value2)) return false;
-  for (const id of value2) if (typeof id !== "string" || isBlank(id)) return false;
-  return true;
-}
-var isRankedIdList = (value2) => isIdList(value2) && !hasRepeat(value2);
-var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids2, ctx) => {
-  const seen = /* @__PURE__ */ new Map();
-  ids2.forEach((id, index) => {
-    const first = seen.get(id);
-    if (first === void 0) seen.set(id, index);
-    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id ${JSON.stringify(id)} (also at position ${first})` });
-  });
-});
-var notFinite = (what) => (issue3) => typeof issue3.input === "number" && !Number.isFinite(issue3.input) ? `${String(issue3.input)} is not a finite number (too large for a double?)` : what;
-var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
-var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
-var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
-function relevanceGrades(value2, ctx) {
-  const grades = value2;
-  for (const id in grades) {
-    if (isBlank(id)) ctx.addIssue({ code: "custom", path: [id], message: NOT_BLANK });
-    const raw = grades[id];
-    if (Number.isSafeInteger(raw) && raw >= 0) continue;
-    const parsed = grade.safeParse(raw);
-    if (!parsed.success) for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id, ...issue3.path], message: issue3.message });
-  }
-  return grades;
-}
-var relevantIds = external_exports.unknown().transform((value2, ctx) => {
-  if (isObject2(value2)) return relevanceGrades(value2, ctx);
-  if (!Array.isArray(value2)) {
-    ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
-    return external_exports.NEVER;
-  }
-  const parsed = relevantIdList.safeParse(value2);
-  if (parsed.success) return parsed.data;
-  for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
-  return external_exports.NEVER;
-});
-var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
-var flag = external_exports.boolean({ error: "must be true or false" });
-var text = external_exports.string({ error: "must be a string" });
-var judgedBySchema = external_exports.object({
-  model: external_exports.string({ error: "must be a string" }),
-  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
-  prompt_version: external_exports.string({ error: "must be a string" })
-});
-var judgedByFieldSchema = external_exports.object({
-  claims: judgedBySchema.optional(),
-  answer_relevance: judgedBySchema.optional(),
-  correct: judgedBySchema.optional()
-});
-var judgeErrorsFieldSchema = external_exports.array(
-  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
-  { error: "must be a list of {metric, kind, message}" }
-);
-var claim2 = external_exports.object({
-  text: text.optional(),
-  verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
-});
-var texts = (what) => external_exports.array(external_exports.string({ error: "must be a string" }), { error: `must be a list of strings (${what})` });
-function scoreName(given) {
-  const name = given.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64).replace(/_+$/, "");
-  return name === "" ? void 0 : name;
-}
-var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
-var scoresField = external_exports.unknown().transform((value2, ctx) => {
-  if (!isObject2(value2)) {
-    ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
-    return external_exports.NEVER;
-  }
-  const scores = /* @__PURE__ */ new Map();
-  for (const [given, score] of Object.entries(value2)) {
-    const name = scoreName(given);
-    const earlier = name === void 0 ? void 0 : scores.get(name);
-    if (name === void 0) ctx.addIssue({ code: "custom", path: [given], message: "a score needs a name with a letter or digit" });
-    else if (earlier !== void 0) {
-      ctx.addIssue({ code: "custom", path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
-    } else if (isScoreValue(score)) scores.set(name, [given, score]);
-    else ctx.addIssue({ code: "custom", path: [given], message: "must be a finite number or true/false" });
-  }
-  return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
-});
-var resultRecordSchema = external_exports.object({
-  /** Optional: without it the id is derived from the question text (`questionId`). */
-  id: idText("an id").optional(),
-  question: external_exports.string({ error: "is required and must be a string" }),
-  retrieved_ids: rankedIds.optional(),
-  relevant_ids: relevantIds.optional(),
-  answer: text.optional(),
-  expected_answer: text.optional(),
-  correct: flag.optional(),
-  retrieval_ok: flag.optional(),
-  answerable: flag.optional(),
-  refused: flag.optional(),
-  claims: external_exports.array(claim2, { error: "must be a list of {text, verdict} objects" }).optional(),
-  cited_ids: external_exports.array(documentId, { error: "must be a list of document ids" }).optional(),
-  answer_relevance: external_exports.number({ error: notFinite("must be a number in [0, 1]") }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
-  human_label: label.optional(),
-  judge_label: label.optional(),
-  closed_book_correct: flag.optional(),
-  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
-  judged_by: judgedByFieldSchema.optional(),
-  judge_errors: judgeErrorsFieldSchema.optional(),
-  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
-  retrieved_contexts: texts("the retrieved texts, in retrieved_ids order").optional(),
-  /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
-  reference_contexts: texts("the reference texts").optional(),
-  scores: scoresField.optional(),
-  /** A link to the question's trace (LangSmith, Langfuse, Phoenix.): the comment links a regressed question to it. */
-  trace_url: text.optional(),
-  /**
-   * Which repeat of the question this record is (1, 2, .), for a pipeline run several times per question: the
-   * same id then appears once per run. Without it a record is its question's only run.
-   */
-  run: external_exports.number({ error: notFinite("must be a whole number, 1 or more (which repeat of the question this record is)") }).int("must be a whole number, 1 or more (which repeat of the question this record is)").min(1, "must be 1 or more (repeats are numbered from 1)").refine(Number.isSafeInteger, "is too large a repeat number").optional()
-}).superRefine((record3, ctx) => {
-  for (const issue3 of crossFieldIssues(record3)) ctx.addIssue({ code: "custom", ...issue3 });
-});
-function crossFieldIssues(record3) {
-  const { retrieved_ids: ids2, retrieved_contexts: contexts } = record3;
-  const issues = [];
-  if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
-    issues.push({
-      path: ["retrieved_contexts"],
-      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids2.length} id${ids2.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
-    });
-  }
-  if (record3.relevant_ids === void 0 && record3.reference_contexts !== void 0 && ids2 !== void 0 && contexts === void 0) {
-    issues.push({
-      path: ["reference_contexts"],
-      message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
-    });
-  }
-  if (record3.relevant_ids !== void 0 && ids2 === void 0 && contexts !== void 0) {
-    issues.push({
-      path: ["relevant_ids"],
-      message: "the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts"
-    });
-  }
-  return issues;
-}
-var isString = (value2) => typeof value2 === "string";
-var isFlag = (value2) => typeof value2 === "boolean";
-var isLabel = (value2) => typeof value2 === "string" || typeof value2 === "boolean";
-var isStringList = (value2) => Array.isArray(value2) && value2.every(isString);
-function isPlainObject2(value2, checks, required2 = NONE_REQUIRED) {
-  if (!isObject2(value2)) return false;
-  for (const key in value2) if (!(checks.get(key)?.(value2[key]) ?? false)) return false;
-  for (const key of required2) if (!Object.hasOwn(value2, key)) return false;
-  return true;
-}
-var NONE_REQUIRED = [];
-var CLAIM_REQUIRED = ["verdict"];
-var JUDGED_BY_REQUIRED = ["model", "prompt_version"];
-var JUDGE_ERROR_REQUIRED = ["metric", "kind", "message"];
-var RECORD_REQUIRED = ["question"];
-var isVerdict = (value2) => VERDICTS.includes(value2);
-var CLAIM = /* @__PURE__ */ new Map([
-  ["text", isString],
-  ["verdict", isVerdict]
-]);
-var JUDGED_BY = /* @__PURE__ */ new Map([
-  ["model", isString],
-  ["embedding_model", isString],
-  ["prompt_version", isString]
-]);
-var isJudgedBy = (value2) => isPlainObject2(value2, JUDGED_BY, JUDGED_BY_REQUIRED);
-var JUDGED_BY_FIELD = /* @__PURE__ */ new Map([
-  ["claims", isJudgedBy],
-  ["answer_relevance", isJudgedBy],
-  ["correct", isJudgedBy]
-]);
-var JUDGE_ERROR = /* @__PURE__ */ new Map([
-  ["metric", (value2) => judgeErrorsFieldSchema.element.shape.metric.options.includes(value2)],
-  ["kind", isString],
-  ["message", isString]
-]);
-var isScoreNameAsSpelled = (key) => key.length <= 64 && /^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(key);
-var isPlainScores = (value2) => {
-  if (!isObject2(value2)) return false;
-  for (const key in value2) if (!isScoreNameAsSpelled(key) || !isScoreValue(value2[key])) return false;
-  return true;
-};
-var isPlainGrades = (value2) => {
-  if (!isObject2(value2)) return false;
-  for (const id in value2) if (isBlank(id) || !Number.isSafeInteger(value2[id]) || value2[id] < 0) return false;
-  return true;
-};
-var PLAIN_FIELDS = {
-  id: (value2) => typeof value2 === "string" && !isBlank(value2),
-  question: isString,
-  retrieved_ids: isRankedIdList,
-  relevant_ids: (value2) => isIdList(value2) || isPlainGrades(value2),
-  answer: isString,
-  expected_answer: isString,
-  correct: isFlag,
-  retrieval_ok: isFlag,
-  answerable: isFlag,
-  refused: isFlag,
-  claims: (value2) => Array.isArray(value2) && value2.every((claim3) => isPlainObject2(claim3, CLAIM, CLAIM_REQUIRED)),
-  cited_ids: isIdList,
-  // NaN fails both comparisons, and +Infinity one.
-  answer_relevance: (value2) => typeof value2 === "number" && value2 >= 0 && value2 <= 1,
-  human_label: isLabel,
-  judge_label: isLabel,
-  closed_book_correct: isFlag,
-  tags: isStringList,
-  judged_by: (value2) => isPlainObject2(value2, JUDGED_BY_FIELD),
-  judge_errors: (value2) => Array.isArray(value2) && value2.every((error3) => isPlainObject2(error3, JUDGE_ERROR, JUDGE_ERROR_REQUIRED)),
-  retrieved_contexts: isStringList,
-  reference_contexts: isStringList,
-  scores: isPlainScores,
-  trace_url: isString,
-  run: (value2) => Number.isSafeInteger(value2) && value2 >= 1
-};
-var PLAIN_CHECKS = new Map(Object.entries(PLAIN_FIELDS));
-function readRecordFields(given) {
-  if (isPlainObject2(given, PLAIN_CHECKS, RECORD_REQUIRED) && crossFieldIssues(given).length === 0) {
-    const fields = given;
-    return { success: true, data: fields.scores === void 0 ? fields : { ...fields, scores: { ...fields.scores } } };
-  }
-  return resultRecordSchema.safeParse(given);
-}
-var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...FIELD_ALIASES.keys()]);
-function resolveRecord(fields, rule) {
-  const id = fields.id ?? questionId(fields.question);
-  const { reference_contexts: references, retrieved_contexts: contexts } = fields;
-  const retrievalByText = fields.relevant_ids === void 0 && references !== void 0 && contexts !== void 0;
-  let record3 = { ...fields, id };
-  if (retrievalByText) {
-    let retrieved = fields.retrieved_ids;
-    if (retrieved === void 0) {
-      retrieved = contexts.map(contextId);
-      const first = /* @__PURE__ */ new Map();
-      for (const [rank, docId] of retrieved.entries()) {
-        const earlier = first.get(docId);
-        if (earlier !== void 0) {
-          return {
-            problem: {
-              path: ["retrieved_contexts", rank],
-              message: `has the same text as retrieved_contexts[${earlier}]; a ranking holds each document once: remove the repeat`
-            }
-          };
-        }
-        first.set(docId, rank);
-      }
-    }
-    record3 = { ...record3, retrieved_ids: retrieved, relevant_ids: referenceIds(retrieved, contexts, references, rule) };
-  }
-  return { record: record3, derivation: { idFromQuestion: fields.id === void 0, retrievalByText } };
-}
-var TOOL_SCORE_NAMES = /* @__PURE__ */ new Set([
-  "faithfulness",
-  "answer_relevancy",
-  "context_precision",
-  "context_recall",
-  "context_entity_recall",
-  "answer_correctness",
-  "semantic_similarity",
-  "factual_correctness_mode_f1",
-  "contextual_precision",
-  "contextual_recall",
-  "contextual_relevancy",
-  "answer_relevancy_success"
-]);
-var FIELD_SYNONYMS = new Map(
-  Object.entries({
-    ground_truths: "expected_answer",
-    reference_answer: "expected_answer",
-    context: "reference_contexts",
-    input: "question",
-    query: "question",
-    is_correct: "correct"
-  })
-);
-function suggestField(unknown3) {
-  return FIELD_SYNONYMS.get(unknown3.toLowerCase()) ?? closestName(unknown3, KNOWN_FIELDS);
-}
-var RECORD_FIELDS = Object.keys(resultRecordSchema.shape);
-
-// src/core/compare/gate.ts
-function parseFloor(text4) {
-  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
-  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
-  const [, name = "", op, valueText = ""] = match;
-  const value2 = Number(valueText);
-  if (!Number.isFinite(value2)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  return { metric: floorMetric(name), op: op === "<=" ? "<=" : ">=", value: value2 };
-}
-function floorMetric(name) {
-  if (answerMetric(name) !== void 0) return name;
-  const score = isScoreMetric(name) ? scoreNameOf(name) : name;
-  try {
-    return parseRetrievalMetric(name).name;
-  } catch (error3) {
-    if (!(error3 instanceof MetricNameError) || scoreName(score) !== score) throw error3;
-    return scoreMetric(score);
-  }
-}
-function floorReads(floor, head) {
-  const own6 = head.metrics[floor.metric];
-  const score = scoreMetric(floor.metric);
-  return (own6 === void 0 || own6.n === 0) && head.metrics[score] !== void 0 ? score : floor.metric;
-}
-function drop(test, gate, alpha) {
-  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : test.rates ? { broken: test.rates.broken, fixed: test.rates.fixed } : {};
-  return {
-    gate,
-    metric: test.metric,
-    base: test.base,
-    head: test.head,
-    delta: test.delta,
-    pValue: test.pValue,
-    adjustedPValue: test.adjustedPValue ?? test.pValue,
-    alpha,
-    ...counts
-  };
-}
-function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map(), lost = []) {
-  const reasons = [];
-  if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
-  if (coverage.share < config2.minCoverage) {
-    reasons.push({
-      kind: "low-coverage",
-      compared: coverage.compared,
-      baseQuestions: coverage.baseQuestions,
-      share: coverage.share,
-      minCoverage: config2.minCoverage
-    });
-  }
-  const warnings = [];
-  const outcomes = /* @__PURE__ */ new Map();
-  for (const gate of config2.failOn) {
-    const test = tests.find((t) => t.gate === gate);
-    const dataLost = lost.find((l) => l.gate === gate);
-    if (dataLost !== void 0) {
-      reasons.push({ kind: "gate-data-lost", ...dataLost });
-      continue;
-    }
-    if (test === void 0) {
-      warnings.push({ kind: "gate-untestable", gate });
-      continue;
-    }
-    if (!test.significant || test.delta >= 0) continue;
-    const field2 = blocked.get(test.metric);
-    if (field2 !== void 0) {
-      outcomes.set(gate, "uncalibrated-judge");
-      warnings.push({ kind: "drop-from-uncalibrated-judge", field: field2, ...drop(test, gate, config2.alpha) });
-    } else if (-test.delta < config2.minEffect) {
-      outcomes.set(gate, "below-minimum-effect");
-      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
-    } else {
-      outcomes.set(gate, "fails");
-      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
-    }
-  }
-  const floors = config2.floors.map((floor) => {
-    const reads = floorReads(floor, head);
-    const value2 = head.metrics[reads]?.value ?? null;
-    if (value2 === null) {
-      reasons.push({ kind: "floor-unchecked", floor });
-      return { floor, reads, value: value2, outcome: "unchecked" };
-    }
-    if (floor.op === ">=" ? value2 >= floor.value : value2 <= floor.value) return { floor, reads, value: value2, outcome: "holds" };
-    const field2 = blocked.get(floor.metric);
-    if (field2 !== void 0) {
-      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value: value2, field: field2 });
-      return { floor, reads, value: value2, outcome: "uncalibrated-judge" };
-    }
-    reasons.push({ kind: "floor-broken", floor, reads, value: value2 });
-    return { floor, reads, value: value2, outcome: "broken" };
-  });
-  const ungated = config2.floors.length === 0 && lost.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
-  return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
-}
-
-// src/core/scoring/retrieval-ok.ts
-init_entry_url();
-function parseRetrievalOkRule(text4) {
-  const [metricText, thresholdText, ...extra] = text4.split(">=");
-  const metric = parseRetrievalMetric(metricText);
-  if (thresholdText === void 0) {
-    if (metric.family !== "hit") {
-      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
-    }
-    return { name: metric.name, metric, threshold: 1 };
-  }
-  const threshold = Number(thresholdText);
-  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
-    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
-  }
-  return { name: `${metric.name}>=${threshold}`, metric, threshold };
-}
-
-// src/core/stats/kappa.ts
-init_entry_url();
-var KAPPA_FLOOR = 0.6;
-function cohensKappa(pairs) {
-  const n = pairs.length;
-  if (n === 0) return null;
-  const firstCounts = /* @__PURE__ */ new Map();
-  const secondCounts = /* @__PURE__ */ new Map();
-  const confusion = {};
-  let agree = 0;
-  for (const [first, second] of pairs) {
-    if (first === second) agree++;
-    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
-    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
-    const row = confusion[first] ??= {};
-    row[second] = (row[second] ?? 0) + 1;
-  }
-  let expected = 0;
-  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
-  const observed = agree / n;
-  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
-  return { kappa, observed, expected, n, confusion };
-}
-
-// src/core/catalog/gates.ts
-init_entry_url();
-var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
-var GATED_TESTS = [
-  {
-    gate: "retrieval",
-    metric: "retrieval_ok",
-    column: "retrieval_ok",
-    pairs: "all",
-    onByDefault: true,
-    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
-    words: {
-      gate: "retrieval",
-      subject: "{rule}",
-      share: "questions with {rule-words}",
-      label: "{rule} \u2014 retrieval ok",
-      outcomes: ["ok", "failed"],
-      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
-    }
-  },
-  {
-    gate: "end-to-end",
-    metric: "correct",
-    column: "correct",
-    pairs: "all",
-    onByDefault: true,
-    definition: "end-to-end correctness dropped",
-    words: {
-      gate: "end-to-end correctness",
-      subject: "end-to-end correctness",
-      share: "questions answered right",
-      label: "correct \u2014 end to end",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
-    }
-  },
-  {
-    gate: "generation",
-    metric: "correct_given_retrieval",
-    column: "correct",
-    pairs: "retrieval-ok-on-both-sides",
-    onByDefault: false,
-    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
-    words: {
-      gate: "generation",
-      subject: "correctness with retrieval ok on both sides",
-      share: "answers right where retrieval was ok on both sides",
-      label: "correct with retrieval ok \u2014 generation",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
-    }
-  },
-  {
-    gate: "refusal",
-    metric: "refusal",
-    column: "refused",
-    pairs: "unanswerable",
-    onByDefault: false,
-    definition: "fewer unanswerable questions were refused",
-    words: {
-      gate: "refusal of unanswerable questions",
-      subject: "correct refusals on unanswerable questions",
-      share: "unanswerable questions refused",
-      label: "refusals on unanswerable",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
-    }
-  }
-];
-function isScoreGate(gate) {
-  return isScoreMetric(gate);
-}
-function gateMetric(gate) {
-  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
-}
-var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
-var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
-var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
-var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
-function gatedTestOf(metric) {
-  return BY_METRIC.get(metric);
-}
-function gatedTest(gate) {
-  return BY_GATE.get(gate);
-}
-
-// src/core/catalog/formats.ts
-init_entry_url();
-var RESULTS_FORMATS = [
-  { name: "jsonl", description: "JSON Lines: one result object per line" },
-  { name: "json-array", description: "one JSON array of result objects" },
-  { name: "csv", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
-  { name: "tsv", description: "tab-separated values with a header row" },
-  { name: "deepeval", description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" }
-];
-function formatDescription(format) {
-  return RESULTS_FORMATS.find((entry) => entry.name === format).description;
-}
-
-// src/core/catalog/policy-order.ts
-init_entry_url();
-var higherIsTighter = (base, head) => head === base ? "same" : head > base ? "tighter" : "looser";
-var lowerIsTighter = (base, head) => head === base ? "same" : head < base ? "tighter" : "looser";
-function strictestLast(...values) {
-  return (base, head) => {
-    if (base === head) return "same";
-    const from = values.indexOf(base);
-    const to = values.indexOf(head);
-    if (from < 0 || to < 0) return "changed";
-    return to > from ? "tighter" : "looser";
-  };
-}
-var unordered = (base, head) => canonicalText(base) === canonicalText(head) ? "same" : "changed";
-function byContainment(headHoldsBase, baseHoldsHead) {
-  if (headHoldsBase && baseHoldsHead) return "same";
-  if (headHoldsBase) return "tighter";
-  return baseHoldsHead ? "looser" : "changed";
-}
-var moreIsTighter = (base, head) => byContainment(
-  [...base].every((item) => head.has(item)),
-  [...head].every((item) => base.has(item))
-);
-function floorsHeld(outer, inner) {
-  return outer.every(
-    (floor) => inner.some(
-      (other) => other.metric === floor.metric && other.op === floor.op && (floor.op === ">=" ? other.value >= floor.value : other.value <= floor.value)
-    )
-  );
-}
-var floorsOrder = (base, head) => byContainment(floorsHeld(base, head), floorsHeld(head, base));
-function canonicalText(value2) {
-  return JSON.stringify(canonical(value2)) ?? "undefined";
-}
-function canonical(value2) {
-  if (value2 instanceof Set) return [...value2].map(canonical).sort(byJson);
-  if (value2 instanceof Map) return [...value2].map(([key, item]) => [canonical(key), canonical(item)]).sort(byJson);
-  if (Array.isArray(value2)) return value2.map(canonical);
-  if (typeof value2 === "object" && value2 !== null) {
-    const entries = Object.entries(value2).filter(([, item]) => typeof item !== "function").sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-    return Object.fromEntries(entries.map(([key, item]) => [key, canonical(item)]));
-  }
-  return value2;
-}
-function byJson(a, b) {
-  const x = JSON.stringify(a);
-  const y = JSON.stringify(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-// src/core/monitor/log-record.ts
-init_entry_url();
-
-// src/core/monitor/windows.ts
-init_entry_url();
-var MAX_WINDOWS = 1e4;
-var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
-function parseDuration(text4) {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
-  const value2 = match === null ? Number.NaN : Number(match[1]) * UNIT_MS[match[2]];
-  if (!(value2 >= 1)) throw new SettingError(`"${text4}" is not a length of time such as 60s, 30m, 6h, 1d or 1w`);
-  return value2;
-}
-function parseTimestamp(value2) {
-  if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
-  if (typeof value2 === "number") {
-    if (!Number.isFinite(value2) || value2 < 0) return void 0;
-    if (value2 < 1e11) return value2 * 1e3;
-    if (value2 < 1e14) return value2;
-    if (value2 < 1e17) return value2 / 1e3;
-    return value2 / 1e6;
-  }
-  if (typeof value2 !== "string") return void 0;
-  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
-  const ms = Date.parse(value2.trim().replace(" ", "T"));
-  return Number.isNaN(ms) ? void 0 : ms;
-}
-function cutWindows(times, plan) {
-  if (plan.kind === "deploys") {
-    const at = [...new Set(plan.at)].sort((a, b) => a - b);
-    const windows2 = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
-    const windowOf = times.map((time3) => at.filter((deploy) => deploy <= time3).length);
-    return { windows: windows2, windowOf };
-  }
-  const { lengthMs } = plan;
-  const first = Math.floor(times.reduce((low, time3) => Math.min(low, time3), Infinity) / lengthMs);
-  const last = Math.floor(times.reduce((high, time3) => Math.max(high, time3), -Infinity) / lengthMs);
-  if (last - first + 1 > MAX_WINDOWS)
-    throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1e3} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
-  const windows = [];
-  for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
-  return { windows, windowOf: times.map((time3) => Math.floor(time3 / lengthMs) - first) };
-}
-
-// src/core/monitor/log-record.ts
-var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
-var LOG_FIELD_ALIASES = new Map(
-  Object.entries({
-    "session.id": "session_id",
-    sessionId: "session_id",
-    conversation_id: "session_id",
-    thread_id: "session_id",
-    time: "timestamp",
-    startTime: "timestamp",
-    start_time: "timestamp",
-    "gen_ai.prompt": "user_query",
-    input: "user_query",
-    query: "user_query",
-    question: "user_query",
-    "gen_ai.completion": "answer",
-    output: "answer",
-    response: "answer"
-  })
-);
-var timestamp = external_exports.unknown().transform((value2, ctx) => {
-  const ms = parseTimestamp(value2);
-  if (ms === void 0) {
-    ctx.addIssue({
-      code: "custom",
-      message: (value2 === void 0 ? "is required: " : "must be ") + "an ISO 8601 time with a time zone (2026-03-01T09:30:00Z) or epoch seconds, milliseconds, microseconds or nanoseconds (a number)"
-    });
-    return external_exports.NEVER;
-  }
-  return ms;
-});
-var logRecordSchema = external_exports.object({
-  session_id: external_exports.union([external_exports.string().trim().min(1, "must not be empty"), external_exports.number().transform(String)], {
-    error: "is required: a string (or number) naming the conversation"
-  }),
-  timestamp,
-  user_query: external_exports.string({ error: "is required and must be a string: the user's query" }),
-  answer: external_exports.string({ error: "must be a string" }).optional(),
-  refused: external_exports.boolean({ error: "must be true or false" }).optional(),
-  embedding: external_exports.array(external_exports.number({ error: "must be a number" }).refine(Number.isFinite, "must be a finite number"), { error: "must be a list of numbers" }).min(1, "must not be empty").optional()
-}).superRefine((record3, ctx) => {
-  if (record3.answer === void 0 && record3.refused === void 0)
-    ctx.addIssue({ code: "custom", path: ["answer"], message: "is required when refused is absent: the refusal rate needs one or the other" });
-});
-function turnOf(record3) {
-  return {
-    session: record3.session_id,
-    at: record3.timestamp,
-    query: record3.user_query,
-    ...record3.answer === void 0 ? {} : { answer: record3.answer },
-    ...record3.refused === void 0 ? {} : { refused: record3.refused },
-    ...record3.embedding === void 0 ? {} : { embedding: record3.embedding }
-  };
-}
-
-// src/core/monitor/similarity.ts
-init_entry_url();
-var STOP_WORDS = new Set(
-  "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
-);
-function contentWords(query) {
-  return query.normalize("NFKC").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
-}
-function trigramCounts(query) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const word of contentWords(query)) {
-    const padded = ` ${word} `;
-    const chars = Array.from(padded);
-    for (let i = 0; i + 3 <= chars.length; i++) {
-      const gram = chars.slice(i, i + 3).join("");
-      counts.set(gram, (counts.get(gram) ?? 0) + 1);
-    }
-  }
-  return counts;
-}
-function lexicalSimilarity(a, b) {
-  const x = trigramCounts(a);
-  const y = trigramCounts(b);
-  let dot = 0;
-  let normX = 0;
-  let normY = 0;
-  for (const [gram, count2] of x) {
-    normX += count2 * count2;
-    dot += count2 * (y.get(gram) ?? 0);
-  }
-  for (const count2 of y.values()) normY += count2 * count2;
-  return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
-}
-var LEXICAL_THRESHOLD = 0.6;
-var EMBEDDING_THRESHOLD = 0.8;
-
-// src/core/catalog/settings.ts
-var EXTRA_TESTS = ["t", "wilcoxon"];
-function splitList(text4) {
-  return text4.split(",").map((item) => item.trim()).filter(Boolean);
-}
-function splitLines(text4) {
-  return text4.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
-}
-function parseCutoffs(text4) {
-  const items = splitList(text4);
-  const cutoffs = items.map(Number);
-  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
-  }
-  return [...new Set(cutoffs)].sort((a, b) => a - b);
-}
-function parseAlpha(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
-    throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseKappaFloor(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1)
-    throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseMinEffect(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
-  return value2;
-}
-function parsePermutations(text4) {
-  const value2 = Number(text4);
-  if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
-  return value2;
-}
-function parseExtraTests(text4) {
-  const tests = splitList(text4);
-  for (const test of tests)
-    if (!EXTRA_TESTS.includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
-  return new Set(tests);
-}
-function parseFailOn(text4) {
-  const gates = splitList(text4);
-  for (const gate of gates) {
-    if (isScoreGate(gate)) {
-      const name = scoreNameOf(gate);
-      if (scoreName(name) !== name) {
-        throw new SettingError(
-          `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`
-        );
-      }
-    } else if (!GATE_CATEGORIES.includes(gate))
-      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}, or score:NAME for a score in the results`);
-  }
-  return new Set(gates);
-}
-function parseGraded(text4) {
-  const graded = new Set(GRADED_ANSWER_METRICS);
-  return [...new Set(splitList(text4).map((name) => graded.has(name) ? name : parseRetrievalMetric(name).name))];
-}
-function parseFloors(text4) {
-  return splitLines(text4).map(parseFloor);
-}
-function parsePositiveNumber(text4) {
-  const value2 = Number(text4);
-  if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
-  return value2;
-}
-function parseOptionalPerMinute(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
-  return value2;
-}
-function parseWholeAtLeastOne(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1, got "${text4}"`);
-  return value2;
-}
-function parseOptionalPrNumber(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a pull request number, got "${text4}"`);
-  return value2;
-}
-function oneOf(...values) {
-  return (text4) => {
-    const value2 = text4.trim();
-    if (!values.includes(value2)) throw new SettingError(`must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${text4}"`);
-    return value2;
-  };
-}
-function nonEmpty(what) {
-  return (text4) => {
-    const value2 = text4.trim();
-    if (value2 === "") throw new SettingError(`must name ${what}`);
-    return value2;
-  };
-}
-function parseShare(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a share between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseCount(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
-  return value2;
-}
-function parseRelevanceLevel(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
-    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
-  return value2;
-}
-function parseNdcgGains(text4) {
-  const gains = /* @__PURE__ */ new Map();
-  for (const item of splitList(text4)) {
-    const match = /^(\d+)\s*=\s*(\S+)$/.exec(item);
-    const grade2 = Number(match?.[1]);
-    const gain = Number(match?.[2]);
-    if (!match || !Number.isSafeInteger(grade2) || !Number.isFinite(gain)) {
-      throw new SettingError(`"${item}" is not grade=gain with a whole grade \u2265 0 and a number, as in 0=0,1=1,2=3,3=7`);
-    }
-    if (gains.has(grade2)) throw new SettingError(`grade ${grade2} has two gains`);
-    gains.set(grade2, gain);
-  }
-  return gains;
-}
-function parseHoldoutShare(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
-    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text4}"`);
-  return value2;
-}
-function parseBoolean(text4) {
-  const value2 = text4.trim().toLowerCase();
-  if (value2 === "true") return true;
-  if (value2 === "false") return false;
-  throw new SettingError(`must be true or false, got "${text4}"`);
-}
-function parseFieldMap(text4) {
-  const map5 = /* @__PURE__ */ new Map();
-  const ours = /* @__PURE__ */ new Set();
-  for (const item of splitLines(text4)) {
-    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
-    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as question=prompt`);
-    const [, canonical2 = "", yours = ""] = match;
-    if (!RECORD_FIELDS.includes(canonical2)) {
-      const hint = closestName(canonical2, RECORD_FIELDS);
-      throw new SettingError(`"${canonical2}" is not a field of the results format${hint === void 0 ? "" : `; did you mean "${hint}"?`}`);
-    }
-    if (ours.has(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
-    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
-    ours.add(canonical2);
-    map5.set(yours.trim(), canonical2);
-  }
-  return map5;
-}
-function parseLogFieldMap(text4) {
-  const map5 = /* @__PURE__ */ new Map();
-  for (const item of splitLines(text4)) {
-    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
-    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
-    const [, canonical2 = "", yours = ""] = match;
-    if (!LOG_FIELDS.includes(canonical2)) {
-      const hint = closestName(canonical2, LOG_FIELDS);
-      throw new SettingError(
-        `"${canonical2}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
-      );
-    }
-    if ([...map5.values()].includes(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
-    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
-    map5.set(yours.trim(), canonical2);
-  }
-  return map5;
-}
-function parseDeploys(text4) {
-  return splitLines(text4).map((item) => {
-    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
-    if (at === void 0) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
-    return at;
-  });
-}
-function parseOptionalThreshold(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseLabel(text4) {
-  const label2 = text4.trim();
-  if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
-    throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
-  return label2;
-}
-function parseApprovals(text4) {
-  const items = splitList(text4);
-  for (const item of items) if (item !== "policy" && item !== "gold") throw new SettingError(`"${item}" cannot be approved; use policy, gold or both`);
-  return new Set(items);
-}
-function parseTraceUrl(text4) {
-  const template = text4.trim();
-  if (template === "") return void 0;
-  if (!/^https?:\/\/\S+$/i.test(template)) throw new SettingError(`must be an http(s) URL without spaces, got "${text4}"`);
-  if (!template.includes("{id}"))
-    throw new SettingError(`must hold {id} where the question's id goes, such as https://traces.example.com/runs/{id}; got "${text4}"`);
-  return template;
-}
-var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
-var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
-function parseCommentTag(text4) {
-  const tag = text4.trim();
-  if (!COMMENT_TAG.test(tag))
-    throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
-  return tag;
-}
-var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
-var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
-var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
-var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
-var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
-var judgeCommands = (flag2) => ({ flags: { judge: flag2, calibrate: flag2 } });
-var judgeAndMonitor = (flag2) => ({ flags: { judge: flag2, calibrate: flag2, monitor: flag2 } });
-var SETTINGS = {
-  config: {
-    name: "config",
-    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
-    default: "rag-gate.yml",
-    parse: nonEmpty("a file"),
-    cli: everywhere("--config <file>"),
-    action: true,
-    config: false
-  },
-  "comment-tag": {
-    name: "comment-tag",
-    description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
-    default: "default",
-    parse: parseCommentTag,
-    cli: everywhere("--comment-tag <tag>"),
-    action: true,
-    config: false
-  },
-  results: {
-    name: "results",
-    description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
-    default: "",
-    parse: optionalText,
-    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
-    action: true,
-    config: true
-  },
-  baseline: {
-    name: "baseline",
-    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
-    default: "",
-    parse: optionalText,
-    cli: compareOnly("--base <glob>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  golden: {
-    name: "golden",
-    description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
-    default: "",
-    parse: optionalText,
-    cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  holdout: {
-    name: "holdout",
-    description: "the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)",
-    default: "",
-    parse: optionalText,
-    cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "holdout-share": {
-    name: "holdout-share",
-    description: "the share of the golden set split holds out, stratified by tag",
-    default: "0.3",
-    parse: parseHoldoutShare,
-    cli: { flags: { split: "--holdout <share>" } },
-    action: false,
-    config: true
-  },
-  "holdout-seed": {
-    name: "holdout-seed",
-    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
-    default: "rag-gate",
-    parse: nonEmpty("a seed"),
-    cli: { flags: { split: "--seed <seed>" } },
-    action: false,
-    config: true
-  },
-  "holdout-ledger": {
-    name: "holdout-ledger",
-    description: "the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read",
-    default: "rag-gate-holdout-ledger.jsonl",
-    parse: nonEmpty("a file"),
-    cli: { flags: { holdout: "--ledger <file>" } },
-    action: true,
-    config: true
-  },
-  "holdout-ledger-artifact": {
-    name: "holdout-ledger-artifact",
-    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
-    default: "rag-gate-holdout-ledger",
-    parse: nonEmpty("an artifact"),
-    action: true,
-    config: true
-  },
-  missing: {
-    name: "missing",
-    description: "what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)",
-    default: "fail",
-    parse: oneOf("fail", "exclude"),
-    cli: compareOnly("--missing <how>"),
-    action: true,
-    config: true,
-    policy: strictestLast("exclude", "fail")
-  },
-  "min-paired": {
-    name: "min-paired",
-    description: "the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)",
-    default: "30",
-    parse: parseCount,
-    cli: compareOnly("--min-paired <n>"),
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "min-coverage": {
-    name: "min-coverage",
-    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
-    default: "0.95",
-    parse: parseShare,
-    cli: compareOnly("--min-coverage <share>"),
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "allow-ungated": {
-    name: "allow-ungated",
-    description: "pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing",
-    default: "false",
-    parse: parseBoolean,
-    cli: compareOnly("--allow-ungated"),
-    action: true,
-    config: true,
-    policy: strictestLast(true, false)
-  },
-  k: {
-    name: "k",
-    description: "cut-offs for the @k metrics",
-    default: "1,3,5,10",
-    parse: parseCutoffs,
-    cli: scoring("--k <list>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "relevance-level": {
-    name: "relevance-level",
-    description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
-    default: "1",
-    parse: parseRelevanceLevel,
-    cli: everyCommand("--relevance-level <grade>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "ndcg-gains": {
-    name: "ndcg-gains",
-    description: "the gain of each grade in ndcg and ndcg@k, as grade=gain pairs such as 0=0,1=1,2=5 (trec_eval's ndcg.1=1,2=5); an unlisted grade gains its own value; empty: gain = grade",
-    default: "",
-    parse: parseNdcgGains,
-    cli: everyCommand("--ndcg-gains <list>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "retrieval-ok": {
-    name: "retrieval-ok",
-    description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
-    default: "hit@5",
-    parse: parseRetrievalOkRule,
-    cli: scoring("--retrieval-ok <rule>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  correct: {
-    name: "correct",
-    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)",
-    default: "contains",
-    parse: parseCorrectnessRule,
-    cli: scoring("--correct <rule>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  format: {
-    name: "format",
-    description: `the results files' format: auto (by extension and content, the default), or one of ${RESULTS_FORMATS.map((f) => f.name).join(", ")}`,
-    default: "auto",
-    parse: oneOf("auto", ...RESULTS_FORMATS.map((f) => f.name)),
-    cli: scoring("--format <name>"),
-    action: true,
-    config: true
-  },
-  fields: {
-    name: "fields",
-    description: "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
-    default: "",
-    parse: parseFieldMap,
-    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>", holdout: "--field <ours=yours>" }, repeatable: true },
-    action: true,
-    config: true
-  },
-  "context-match": {
-    name: "context-match",
-    description: "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
-    default: "exact",
-    parse: parseContextMatchRule,
-    cli: scoring("--context-match <rule>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  alpha: {
-    name: "alpha",
-    description: "significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates",
-    default: "0.05",
-    parse: parseAlpha,
-    cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "fail-on": {
-    name: "fail-on",
-    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
-    default: DEFAULT_FAIL_ON.join(","),
-    parse: parseFailOn,
-    cli: compareOnly("--fail-on <list>"),
-    action: true,
-    config: true,
-    policy: moreIsTighter
-  },
-  "min-effect": {
-    name: "min-effect",
-    description: "a significant drop smaller than this (absolute, e.g. 0.02) only warns",
-    default: "0",
-    parse: parseMinEffect,
-    cli: compareOnly("--min-effect <drop>"),
-    action: true,
-    config: true,
-    policy: lowerIsTighter
-  },
-  floors: {
-    name: "floors",
-    description: "absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling)",
-    default: "",
-    parse: parseFloors,
-    cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
-    action: true,
-    config: true,
-    policy: floorsOrder
-  },
-  graded: {
-    name: "graded",
-    description: "graded metrics that get a paired randomization test, comma-separated",
-    default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
-    parse: parseGraded,
-    cli: { flags: { compare: "--graded <list>", holdout: "--graded <list>" } },
-    action: true,
-    config: true
-  },
-  permutations: {
-    name: "permutations",
-    description: "permutations per randomization test",
-    default: "10000",
-    parse: parsePermutations,
-    cli: compareOnly("--permutations <n>"),
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "mcnemar-small-sample": {
-    name: "mcnemar-small-sample",
-    description: "McNemar's test below 25 discordant pairs: exact (the two-sided exact binomial test) or mid-p (its mid-p version, less conservative); from 25 on \u03C7\xB2 with continuity correction decides either way",
-    default: "exact",
-    parse: oneOf("exact", "mid-p"),
-    cli: compareOnly("--mcnemar-small-sample <test>"),
-    action: true,
-    config: true,
-    policy: strictestLast("exact", "mid-p")
-  },
-  "extra-tests": {
-    name: "extra-tests",
-    description: "classical paired tests reported beside each graded metric's randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them",
-    default: "",
-    parse: parseExtraTests,
-    cli: compareOnly("--extra-tests <list>"),
-    action: true,
-    config: true
-  },
-  "judge-calibration": {
-    name: "judge-calibration",
-    description: "calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated",
-    default: "",
-    parse: splitLines,
-    cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "kappa-floor": {
-    name: "kappa-floor",
-    description: "lowest judge\u2013human Cohen's kappa at which judged metrics may gate",
-    default: String(KAPPA_FLOOR),
-    parse: parseKappaFloor,
-    cli: compareOnly("--kappa-floor <kappa>"),
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "baseline-artifact": {
-    name: "baseline-artifact",
-    description: "name of the artifact that holds the base branch's results",
-    default: "rag-gate-results",
-    parse: nonEmpty("an artifact"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "baseline-max-age-days": {
-    name: "baseline-max-age-days",
-    description: "ignore base-branch runs older than this many days",
-    default: "30",
-    parse: parsePositiveNumber,
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  history: {
-    name: "history",
-    description: "the base branch's run history (JSON). On push the action appends this run to the history in the newest baseline-artifact of the branch (or to this file when it exists) and writes it here, to upload with the results; on a pull request it reads this file when it exists, else the baseline artifact's file of the same name, for the comment's trend",
-    default: "rag-gate-history.json",
-    parse: nonEmpty("a file"),
-    action: true,
-    config: true
-  },
-  "on-missing-baseline": {
-    name: "on-missing-baseline",
-    description: "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
-    default: "pass",
-    parse: oneOf("pass", "fail"),
-    action: true,
-    config: true,
-    policy: strictestLast("pass", "fail")
-  },
-  "on-baseline-error": {
-    name: "on-baseline-error",
-    description: "what happens when the base branch's results exist but cannot be read (a missing actions: read permission, GitHub failing or not answering after the retries, an artifact that is not a valid zip or holds invalid results): fail fails the check naming the run, the artifact and the fix; pass warns and passes neutral",
-    default: "fail",
-    parse: oneOf("fail", "pass"),
-    action: true,
-    config: true,
-    policy: strictestLast("pass", "fail")
-  },
-  "api-timeout-seconds": {
-    name: "api-timeout-seconds",
-    description: "seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error",
-    default: "30",
-    parse: parsePositiveNumber,
-    action: true,
-    config: true
-  },
-  "github-token": {
-    name: "github-token",
-    description: "token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status",
-    default: "",
-    parse: (text4) => text4,
-    action: { runnerDefault: "${{ github.token }}" },
-    config: false
-  },
-  comment: {
-    name: "comment",
-    description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
-    default: "always",
-    parse: oneOf("always", "on-change", "never"),
-    action: true,
-    config: true
-  },
-  "trace-url": {
-    name: "trace-url",
-    description: "a link from each question the comment lists to its trace, with {id} where the question's id goes (URL-encoded), such as https://traces.example.com/runs/{id}; a record's own trace_url is linked instead where it has one",
-    default: "",
-    parse: parseTraceUrl,
-    cli: compareOnly("--trace-url <template>"),
-    action: true,
-    config: true
-  },
-  mode: {
-    name: "mode",
-    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue",
-    default: "gate",
-    parse: oneOf("gate", "advisory", "release", "monitor"),
-    action: true,
-    config: true,
-    policy: strictestLast("advisory", "gate")
-  },
-  "pr-number": {
-    name: "pr-number",
-    description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
-    default: "",
-    parse: parseOptionalPrNumber,
-    action: true,
-    config: false
-  },
-  "approve-label": {
-    name: "approve-label",
-    description: "the label that approves a pull request's changes to its own gate (settings that decide pass or fail, taken from the base branch's config file) when a user with write access applies it after the comment showed those changes",
-    default: "rag-gate: approve",
-    parse: parseLabel,
-    action: true,
-    config: false
-  },
-  "base-config": {
-    name: "base-config",
-    description: "the base branch's config file (e.g. from git show origin/main:rag-gate.yml): the settings that decide pass or fail are taken from it, and this run's own changes to them need --approve policy",
-    default: "",
-    parse: optionalText,
-    cli: compareOnly("--base-config <file>"),
-    action: false,
-    config: false
-  },
-  approve: {
-    name: "approve",
-    description: "with --base-config, approves this run's changes: policy (the settings, golden set and holdout file that decide pass or fail), gold (the gold of questions whose change moves a gated outcome), or both",
-    default: "",
-    parse: parseApprovals,
-    cli: compareOnly("--approve <what>"),
-    action: false,
-    config: false
-  },
-  judge: {
-    name: "judge",
-    description: "none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)",
-    default: "none",
-    parse: oneOf("none", "openai"),
-    action: true,
-    config: true
-  },
-  "judge-model": {
-    name: "judge-model",
-    description: "the judge's chat model",
-    default: "gpt-4o-mini",
-    parse: nonEmpty("a model"),
-    cli: judgeCommands("--model <name>"),
-    action: true,
-    config: true
-  },
-  "judge-base-url": {
-    name: "judge-base-url",
-    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
-    default: "",
-    parse: optionalText,
-    cli: judgeAndMonitor("--base-url <url>"),
-    action: true,
-    config: true
-  },
-  "judge-cache": {
-    name: "judge-cache",
-    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (CLI: --no-cache for none)",
-    default: ".rag-gate-cache",
-    parse: nonEmpty("a directory"),
-    cli: judgeAndMonitor("--cache <dir>"),
-    action: true,
-    config: true
-  },
-  "judge-rpm": {
-    name: "judge-rpm",
-    description: "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
-    default: "",
-    parse: parseOptionalPerMinute,
-    cli: judgeAndMonitor("--rpm <n>"),
-    action: true,
-    config: true
-  },
-  "judge-tpm": {
-    name: "judge-tpm",
-    description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
-    default: "",
-    parse: parseOptionalPerMinute,
-    cli: judgeAndMonitor("--tpm <n>"),
-    action: true,
-    config: true
-  },
-  "judge-concurrency": {
-    name: "judge-concurrency",
-    description: "the judge's HTTP requests in flight at once; throughput is at most this \xF7 the endpoint's latency (8 at 0.5 s \u2248 960 requests a minute)",
-    default: "8",
-    parse: parseWholeAtLeastOne,
-    cli: judgeAndMonitor("--concurrency <n>"),
-    action: true,
-    config: true
-  },
-  "judge-timeout-seconds": {
-    name: "judge-timeout-seconds",
-    description: "seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout",
-    default: "60",
-    parse: parsePositiveNumber,
-    cli: judgeAndMonitor("--timeout-seconds <s>"),
-    action: true,
-    config: true
-  },
-  "judge-max-attempts": {
-    name: "judge-max-attempts",
-    description: "attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up",
-    default: "4",
-    parse: parseWholeAtLeastOne,
-    cli: judgeAndMonitor("--max-attempts <n>"),
-    action: true,
-    config: true
-  },
-  logs: {
-    name: "logs",
-    description: "production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)",
-    default: "",
-    parse: splitLines,
-    cli: { flags: { monitor: "--logs <files...>" }, repeatable: true },
-    action: true,
-    config: true
-  },
-  "log-fields": {
-    name: "log-fields",
-    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(", ")}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
-    default: "",
-    parse: parseLogFieldMap,
-    cli: { ...monitorOnly("--log-field <ours=yours>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  window: {
-    name: "window",
-    description: "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
-    default: "1d",
-    parse: parseDuration,
-    cli: monitorOnly("--window <length>"),
-    action: true,
-    config: true
-  },
-  deploys: {
-    name: "deploys",
-    description: "deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds",
-    default: "",
-    parse: parseDeploys,
-    cli: { ...monitorOnly("--deploy <time>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  "rephrase-within": {
-    name: "rephrase-within",
-    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
-    default: "60s",
-    parse: parseDuration,
-    cli: monitorOnly("--rephrase-within <length>"),
-    action: true,
-    config: true
-  },
-  similarity: {
-    name: "similarity",
-    description: "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
-    default: "auto",
-    parse: oneOf("auto", "lexical", "embeddings", "openai"),
-    cli: monitorOnly("--similarity <measure>"),
-    action: true,
-    config: true
-  },
-  "rephrase-similarity": {
-    name: "rephrase-similarity",
-    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
-    default: "",
-    parse: parseOptionalThreshold,
-    cli: monitorOnly("--rephrase-similarity <threshold>"),
-    action: true,
-    config: true
-  },
-  "embedding-model": {
-    name: "embedding-model",
-    description: "the embedding model monitor asks the endpoint for, with similarity openai",
-    default: "text-embedding-3-small",
-    parse: nonEmpty("a model"),
-    cli: monitorOnly("--embedding-model <name>"),
-    action: true,
-    config: true
-  },
-  "max-rephrase-rate": {
-    name: "max-rephrase-rate",
-    description: "the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
-    default: "0.1",
-    parse: parseShare,
-    cli: monitorOnly("--max-rephrase-rate <share>"),
-    action: true,
-    config: true
-  },
-  "max-refusal-rate": {
-    name: "max-refusal-rate",
-    description: "the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
-    default: "0.15",
-    parse: parseShare,
-    cli: monitorOnly("--max-refusal-rate <share>"),
-    action: true,
-    config: true
-  },
-  "monitor-issue-label": {
-    name: "monitor-issue-label",
-    description: "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
-    default: "rag-gate-monitor",
-    parse: parseLabel,
-    action: true,
-    config: true
-  }
-};
-var SETTING_ROWS = Object.values(SETTINGS);
-var SettingsError = class extends SettingError {
-  constructor(problems, describe3) {
-    super(problems.map(describe3).join("\n"));
-    this.problems = problems;
-  }
-  problems;
-};
-function resolveSettings(layers, describe3) {
-  const settings = {};
-  const origins = {};
-  const problems = [];
-  for (const name of Object.keys(SETTINGS)) {
-    const given = layers.map((layer) => layer.get(name)).find((value2) => value2 !== void 0);
-    const { text: text4, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: "default" } };
-    origins[name] = origin;
-    try {
-      settings[name] = SETTINGS[name].parse(text4);
-    } catch (error3) {
-      if (!(error3 instanceof SettingError)) throw error3;
-      problems.push({ setting: name, origin, message: error3.message });
-    }
-  }
-  if (problems.length > 0) throw new SettingsError(problems, describe3);
-  return { settings, origins };
-}
-
-// src/core/code-unit-order.ts
-init_entry_url();
-function byCodeUnits(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-function byKey(a, b) {
-  return byCodeUnits(a[0], b[0]);
-}
-
-// src/core/compare/policy.ts
-var POLICY_SETTINGS = Object.keys(SETTINGS).filter(
-  (name) => SETTINGS[name].policy !== void 0
-);
-function needsApproval(change) {
-  return change.direction !== "tighter";
-}
-function policyChanges(base, head) {
-  const changes = [];
-  for (const setting of POLICY_SETTINGS) {
-    const order = SETTINGS[setting].policy;
-    const direction = order(base.settings[setting], head.settings[setting]);
-    if (direction !== "same") changes.push({ setting, base: base.texts[setting], head: head.texts[setting], direction });
-  }
-  return changes;
-}
-function governingSettings(base, head, changes, approved) {
-  if (approved) return head;
-  const governing = { ...head };
-  for (const change of changes) if (needsApproval(change)) governing[change.setting] = base[change.setting];
-  return governing;
-}
-function changesFingerprint(changes) {
-  const approvable = changes.filter(needsApproval).map(({ setting, base, head }) => [setting, base, head]);
-  return bytesToHex(sha256(utf8ToBytes(JSON.stringify(approvable)))).slice(0, 32);
-}
-function goldFingerprint(changes) {
-  return bytesToHex(sha256(utf8ToBytes(JSON.stringify(changes.map(({ id, base, head }) => [id, base, head]))))).slice(0, 32);
-}
-function withPolicyVerdict(comparison, changes, approved) {
-  const unapproved = approved ? [] : changes.filter(needsApproval);
-  if (unapproved.length === 0) return comparison;
-  return { ...comparison, verdict: "fail", reasons: [{ kind: "gate-changed-unapproved", changes: unapproved }, ...comparison.reasons] };
-}
-var idList = (ids2) => ids2.join(", ");
-function goldenSetChange(base, head) {
-  const dropped = [...base].filter((id) => !head.has(id)).sort(byCodeUnits);
-  const added = [...head].filter((id) => !base.has(id)).sort(byCodeUnits);
-  if (dropped.length === 0 && added.length === 0) return null;
-  const parts = [
-    `${head.size} questions`,
-    ...dropped.length > 0 ? [`dropped ${idList(dropped)}`] : [],
-    ...added.length > 0 ? [`added ${idList(added)}`] : []
-  ];
-  return { setting: "golden", base: `${base.size} questions`, head: parts.join("; "), direction: dropped.length > 0 ? "looser" : "tighter" };
-}
-function holdoutChange(base, head, drawn) {
-  const baseIds = new Set(base.holdout);
-  const headIds = new Set(head.holdout);
-  const added = head.holdout.filter((id) => !baseIds.has(id)).sort(byCodeUnits);
-  const removed = base.holdout.filter((id) => !headIds.has(id)).sort(byCodeUnits);
-  const rekeyed = base.seed !== head.seed || base.rotation !== head.rotation;
-  if (added.length === 0 && removed.length === 0 && !rekeyed) return null;
-  const byHand = drawn !== null && (drawn.length !== headIds.size || drawn.some((id) => !headIds.has(id)));
-  const parts = [
-    `${head.holdout.length} held out`,
-    ...rekeyed ? [`seed ${head.seed}, rotation ${head.rotation}`] : [],
-    ...byHand ? ["not rag-gate split's draw"] : [],
-    ...added.length > 0 ? [`added ${idList(added)}`] : [],
-    ...removed.length > 0 ? [`removed ${idList(removed)}`] : []
-  ];
-  return { setting: "holdout", base: `${base.holdout.length} held out`, head: parts.join("; "), direction: "changed" };
-}
-
-// src/judge/errors.ts
-init_entry_url();
-var JudgeCallError = class extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
-  }
-  kind;
-  name = "JudgeCallError";
-};
-var JudgeSetupError = class extends Error {
-  name = "JudgeSetupError";
-};
-
-// src/pipeline/compare.ts
-init_entry_url();
-
-// src/core/compare/compare.ts
-init_entry_url();
-
-// src/core/scoring/repeats.ts
-init_entry_url();
-
-// src/core/scoring/outcomes.ts
-init_entry_url();
-
-// src/core/scoring/score.ts
-init_entry_url();
-function relevanceMap(relevant) {
-  const map5 = /* @__PURE__ */ new Map();
-  if (Array.isArray(relevant)) for (const id of relevant) map5.set(id, 1);
-  else if (relevant !== void 0) for (const id in relevant) map5.set(id, relevant[id]);
-  return map5;
-}
-function judgedRanking(record3, judging) {
-  if (record3.retrieved_ids === void 0) return void 0;
-  const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids), judging);
-  return relevantCount(ranking) === 0 ? void 0 : ranking;
-}
-function scoredColumnNames(config2) {
-  return [...config2.retrievalMetrics.map((metric) => metric.name), ...QUESTION_COLUMNS.map((column2) => column2.name)];
-}
-function scoreQuestion(record3, config2, ranking, put) {
-  const metrics = config2.retrievalMetrics;
-  if (ranking !== void 0) for (let i = 0; i < metrics.length; i++) put(i, metrics[i].compute(ranking));
-  const answer = record3.answer === void 0 ? void 0 : textCounts(record3.answer);
-  for (let j = 0; j < QUESTION_COLUMNS.length; j++) {
-    const value2 = QUESTION_COLUMNS[j].compute(record3, ranking, config2, answer);
-    if (value2 !== void 0) put(metrics.length + j, value2);
-  }
-}
-
-// src/core/scoring/outcomes.ts
-var LABEL_GRADE = 1;
-function goldKeyOf(record3) {
-  const relevant = record3.relevant_ids;
-  let ids2 = [];
-  let grades;
-  if (Array.isArray(relevant)) {
-    ids2 = [...relevant];
-  } else if (relevant !== void 0) {
-    grades = relevant;
-    for (const id in relevant) if (relevant[id] >= LABEL_GRADE) ids2.push(id);
-  }
-  ids2.sort(byCodeUnits);
-  let labels = "";
-  for (let i = 0; i < ids2.length; i++) {
-    const id = ids2[i];
-    if (i > 0 && id === ids2[i - 1]) continue;
-    labels += `${labels === "" ? "" : ","}[${JSON.stringify(id)},${grades === void 0 ? 1 : grades[id]}]`;
-  }
-  const expected = record3.expected_answer === void 0 ? null : normalizeText(record3.expected_answer);
-  return ["[[", labels, "],", JSON.stringify(expected), ",", JSON.stringify(record3.answerable ?? true), "]"].join("");
-}
-function goldLabelsOf(key) {
-  const [grades, expected, answerable] = JSON.parse(key);
-  const relevant = /* @__PURE__ */ Object.create(null);
-  for (const [id, grade2] of grades) relevant[id] = grade2;
-  return { relevant_ids: relevant, answerable, ...expected === null ? {} : { expected_answer: expected } };
-}
-var detached = (id) => JSON.parse(JSON.stringify(id));
-function relevantWithin(retrieved, ranking, k) {
-  const found = [];
-  const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(detached(retrieved[i]));
-  return found;
-}
-var CHUNK_ROWS = 8192;
-var OutcomeBuilder = class {
-  constructor(config2) {
-    this.config = config2;
-    this.scoredNames = scoredColumnNames(config2);
-    this.scoredChunks = this.scoredNames.map(() => void 0);
-  }
-  config;
-  ids = [];
-  questions = [];
-  tags = [];
-  goldKeys = [];
-  goldFound = [];
-  /**
-   * Growing columns as chunks of CHUNK_ROWS rows, unset rows NaN, joined once by `build`. Doubling one array instead
-   * copied and filled each column three times over, in buffers large enough to be fresh memory each time.
-   */
-  values = /* @__PURE__ */ new Map();
-  labelPairs = [];
-  noClaims = 0;
-  judgeErrors = 0;
-  judges = /* @__PURE__ */ new Map();
-  noRelevant = 0;
-  idsFromQuestion = 0;
-  retrievalByText = 0;
-  correctByRule = 0;
-  refusedByDetector = 0;
-  formats = /* @__PURE__ */ new Set();
-  scores = /* @__PURE__ */ new Map();
-  /** The columns `scoreQuestion` fills, by its index: their names, and each one's chunk of the row being scored. */
-  scoredNames;
-  scoredChunks;
-  /** The row being scored, for `put`. */
-  row = 0;
-  /** Stores the row's value in the column of `scoreQuestion`'s index `column`. */
-  put = (column2, value2) => {
-    const chunk = this.scoredChunks[column2] ??= this.chunkFor(this.scoredNames[column2], this.row);
-    chunk[this.row % CHUNK_ROWS] = value2;
-  };
-  /** Notes the format a file of the run was read as, for the report. */
-  readAs(format) {
-    this.formats.add(format);
-  }
-  add(record3, derivation) {
-    const row = this.ids.length;
-    if (derivation?.idFromQuestion) this.idsFromQuestion++;
-    if (derivation?.retrievalByText) this.retrievalByText++;
-    if (record3.correct === void 0 && record3.answer !== void 0 && record3.expected_answer !== void 0) this.correctByRule++;
-    if (record3.refused === void 0 && record3.answer !== void 0) this.refusedByDetector++;
-    this.ids.push(record3.id);
-    this.questions.push(record3.question);
-    this.tags.push(record3.tags ?? []);
-    this.goldKeys.push(goldKeyOf(record3));
-    if (record3.claims?.length === 0) this.noClaims++;
-    if (record3.judge_errors !== void 0 && record3.judge_errors.length > 0) this.judgeErrors++;
-    for (const [field2, judge] of Object.entries(record3.judged_by ?? {})) {
-      if (judge === void 0) continue;
-      const key = JSON.stringify([field2, judge.model, judge.prompt_version]);
-      const use = this.judges.get(key);
-      this.judges.set(key, {
-        field: field2,
-        model: judge.model,
-        promptVersion: judge.prompt_version,
-        questions: (use?.questions ?? 0) + 1
-      });
-    }
-    const ranking = judgedRanking(record3, this.config.judging);
-    if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
-    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids, ranking, this.config.retrievalOk.metric.k));
-    if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
-      this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
-    }
-    if (row % CHUNK_ROWS === 0) this.scoredChunks.fill(void 0);
-    this.row = row;
-    scoreQuestion(record3, this.config, ranking, this.put);
-    for (const [name, value2] of Object.entries(record3.scores ?? {})) {
-      if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
-      this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value2);
-    }
-  }
-  /** The chunk of column `name` that holds `row`, with the chunks before it. */
-  chunkFor(name, row) {
-    let chunks = this.values.get(name);
-    if (chunks === void 0) this.values.set(name, chunks = []);
-    const index = Math.floor(row / CHUNK_ROWS);
-    while (chunks.length <= index) chunks.push(new Float64Array(CHUNK_ROWS).fill(NaN));
-    return chunks[index];
-  }
-  build() {
-    const records = this.ids.length;
-    const columns = /* @__PURE__ */ new Map();
-    for (const [name, chunks] of this.values) {
-      const column2 = new Float64Array(records);
-      chunks.forEach((chunk, index) => {
-        const from = index * CHUNK_ROWS;
-        column2.set(from + CHUNK_ROWS <= records ? chunk : chunk.subarray(0, records - from), from);
-      });
-      column2.fill(NaN, chunks.length * CHUNK_ROWS);
-      columns.set(name, column2);
-    }
-    const questionRows = firstRowOf(this.ids);
-    const repeated = questionRows.firstRows.length < records;
-    const rows = repeated ? collapseRepeats(columns, questionRows) : void 0;
-    const pick2 = (values) => rows === void 0 ? values : Array.from(questionRows.firstRows, (row) => values[row]);
-    return {
-      size: questionRows.firstRows.length,
-      ids: pick2(this.ids),
-      questions: pick2(this.questions),
-      tags: pick2(this.tags),
-      goldKeys: pick2(this.goldKeys),
-      goldFound: pick2(this.goldFound),
-      columns: rows?.columns ?? columns,
-      ...rows === void 0 ? {} : { repeats: rows.repeats },
-      labelPairs: this.labelPairs,
-      noClaims: this.noClaims,
-      judgeErrors: this.judgeErrors,
-      judges: [...this.judges.values()],
-      noRelevant: this.noRelevant,
-      idsFromQuestion: this.idsFromQuestion,
-      retrievalByText: this.retrievalByText,
-      correctByRule: this.correctByRule,
-      refusedByDetector: this.refusedByDetector,
-      formats: [...this.formats],
-      scores: this.scores
-    };
-  }
-};
-function firstRowOf(ids2) {
-  const questionOf = new Int32Array(ids2.length);
-  const indexOf = /* @__PURE__ */ new Map();
-  const firstRows = [];
-  ids2.forEach((id, row) => {
-    let question = indexOf.get(id);
-    if (question === void 0) {
-      question = firstRows.length;
-      indexOf.set(id, question);
-      firstRows.push(row);
-    }
-    questionOf[row] = question;
-  });
-  return { questionOf, firstRows: Int32Array.from(firstRows) };
-}
-function collapseRepeats(recordColumns, { questionOf, firstRows }) {
-  const size = firstRows.length;
-  const runs = new Float64Array(size);
-  for (const question of questionOf) runs[question]++;
-  const columns = /* @__PURE__ */ new Map();
-  const counts = /* @__PURE__ */ new Map();
-  const binary = /* @__PURE__ */ new Set();
-  for (const [name, values] of recordColumns) {
-    const sums = new Float64Array(size);
-    const carried = new Float64Array(size);
-    let zeroOne = true;
-    values.forEach((value2, row) => {
-      if (Number.isNaN(value2)) return;
-      if (value2 !== 0 && value2 !== 1) zeroOne = false;
-      sums[questionOf[row]] += value2;
-      carried[questionOf[row]]++;
-    });
-    for (let question = 0; question < size; question++) sums[question] = carried[question] === 0 ? NaN : sums[question] / carried[question];
-    columns.set(name, sums);
-    counts.set(name, carried);
-    if (zeroOne) binary.add(name);
-  }
-  return { columns, repeats: { runs, counts, binary } };
-}
-function column(outcomes, name) {
-  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
-}
-function repeatCount(outcomes, name) {
-  const counts = outcomes.repeats?.counts.get(name);
-  if (counts !== void 0) return counts;
-  return Float64Array.from(column(outcomes, name), (value2) => Number.isNaN(value2) ? 0 : 1);
-}
-function withRowsOf(run2, replacement) {
-  if (replacement.size === 0) return run2;
-  const rowOf = new Map(run2.ids.map((id, row) => [id, row]));
-  const goldKeys = [...run2.goldKeys];
-  const goldFound = [...run2.goldFound];
-  const names = [.../* @__PURE__ */ new Set([...run2.columns.keys(), ...replacement.columns.keys()])];
-  const columns = new Map(names.map((name) => [name, Float64Array.from(column(run2, name))]));
-  const replacing = names.map((name) => [columns.get(name), column(replacement, name)]);
-  const counts = run2.repeats === void 0 ? void 0 : new Map(names.map((name) => [name, Float64Array.from(repeatCount(run2, name))]));
-  const replacingCounts = counts === void 0 ? [] : names.map((name) => [counts.get(name), repeatCount(replacement, name)]);
-  replacement.ids.forEach((id, from) => {
-    const row = rowOf.get(id);
-    if (row === void 0) return;
-    goldKeys[row] = replacement.goldKeys[from];
-    goldFound[row] = replacement.goldFound[from];
-    for (const [to, values] of replacing) to[row] = values[from];
-    for (const [to, values] of replacingCounts) to[row] = values[from];
-  });
-  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, counts };
-  return { ...run2, goldKeys, goldFound, columns, ...repeats === void 0 ? {} : { repeats } };
-}
-function withoutQuestions(run2, ids2) {
-  const kept = [];
-  const leftOut = [];
-  run2.ids.forEach((id, row) => ids2.has(id) ? leftOut.push(id) : kept.push(row));
-  if (leftOut.length === 0) return { outcomes: run2, leftOut };
-  const pick2 = (values) => kept.map((row) => values[row]);
-  const keep = (values) => Float64Array.from(kept, (row) => values[row]);
-  const columns = new Map([...run2.columns].map(([name, values]) => [name, keep(values)]));
-  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, runs: keep(run2.repeats.runs), counts: new Map([...run2.repeats.counts].map(([name, values]) => [name, keep(values)])) };
-  return {
-    outcomes: {
-      ...run2,
-      ...repeats === void 0 ? {} : { repeats },
-      size: kept.length,
-      ids: pick2(run2.ids),
-      questions: pick2(run2.questions),
-      tags: pick2(run2.tags),
-      goldKeys: pick2(run2.goldKeys),
-      goldFound: kept.map((row) => run2.goldFound[row]),
-      columns
-    },
-    leftOut
-  };
-}
-
-// src/core/scoring/repeats.ts
-function chooseRatio(n, m, k) {
-  if (n < k) return 0;
-  let ratio2 = 1;
-  for (let i = 0; i < k; i++) ratio2 *= (n - i) / (m - i);
-  return ratio2;
-}
-function passAtK(passes, runs, k) {
-  return { atK: 1 - chooseRatio(runs - passes, runs, k), hatK: chooseRatio(passes, runs, k) };
-}
-function binaryOutcomes(outcomes, binary) {
-  const names = [
-    ...new Set(GATED_TESTS.map((test) => test.column)),
-    ...[...outcomes.scores].filter(([, kind]) => kind === "boolean").map(([name]) => scoreMetric(name))
-  ];
-  return names.filter((name) => binary.has(name));
-}
-function summarizeRepeats(outcomes) {
-  const { repeats } = outcomes;
-  if (repeats === void 0) return void 0;
-  const runsPerQuestion = {};
-  let records = 0;
-  for (const runs of repeats.runs) {
-    records += runs;
-    runsPerQuestion[runs] = (runsPerQuestion[runs] ?? 0) + 1;
-  }
-  const flakyOn = /* @__PURE__ */ new Map();
-  const summaries = binaryOutcomes(outcomes, repeats.binary).map((metric) => {
-    const rates = column(outcomes, metric);
-    const counts = repeatCount(outcomes, metric);
-    let k = Infinity;
-    for (const runs of counts) if (runs > 0) k = Math.min(k, runs);
-    let repeated = 0;
-    let flaky = 0;
-    let carried = 0;
-    let atK = 0;
-    let hatK = 0;
-    for (let row = 0; row < outcomes.size; row++) {
-      const runs = counts[row];
-      if (runs === 0) continue;
-      const passes = Math.round(rates[row] * runs);
-      carried++;
-      const estimate = passAtK(passes, runs, k);
-      atK += estimate.atK;
-      hatK += estimate.hatK;
-      if (runs < 2) continue;
-      repeated++;
-      if (passes > 0 && passes < runs) {
-        flaky++;
-        const flakyRow = flakyOn.get(row) ?? {};
-        flakyRow[metric] = { passes, runs };
-        flakyOn.set(row, flakyRow);
-      }
-    }
-    return {
-      metric,
-      repeated,
-      flaky,
-      flakyRate: repeated === 0 ? null : flaky / repeated,
-      k: Number.isFinite(k) ? k : 0,
-      passAtK: carried === 0 ? null : atK / carried,
-      passHatK: carried === 0 ? null : hatK / carried
-    };
-  });
-  const flakyQuestions = [...flakyOn.keys()].sort((a, b) => a - b).map((row) => ({ id: outcomes.ids[row], question: outcomes.questions[row], outcomes: flakyOn.get(row) }));
-  return { records, questions: outcomes.size, runsPerQuestion, outcomes: summaries, flakyQuestions };
-}
-
-// src/core/scoring/decomposition.ts
-init_entry_url();
-var ratio = (part, whole) => whole === 0 ? null : part / whole;
-var SMALL_SPLIT = 10;
-function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
-  let nGood = 0;
-  let correctGood = 0;
-  let nBad = 0;
-  let correctBad = 0;
-  let closedAll = 0;
-  let closedAllRight = 0;
-  let closedFailed = 0;
-  let closedFailedRight = 0;
-  for (let i = 0; i < correct.length; i++) {
-    const ok2 = retrievalOk[i];
-    const right = correct[i];
-    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
-    if (ok2 === 1) {
-      nGood++;
-      correctGood += right;
-    } else {
-      nBad++;
-      correctBad += right;
-    }
-    const closed = closedBookCorrect[i];
-    if (!Number.isNaN(closed)) {
-      closedAll++;
-      closedAllRight += closed;
-      if (ok2 === 0) {
-        closedFailed++;
-        closedFailedRight += closed;
-      }
-    }
-  }
-  const n = nGood + nBad;
-  const r = ratio(nGood, n);
-  const gGood = ratio(correctGood, nGood);
-  const gBad = ratio(correctBad, nBad);
-  const e2e = ratio(correctGood + correctBad, n);
-  const warnings = [];
-  let e2eCheck = null;
-  let ceiling = null;
-  let productModelG = null;
-  let productModelBias = null;
-  if (r !== null) {
-    const bad = (1 - r) * (gBad ?? 0);
-    e2eCheck = r * (gGood ?? 0) + bad;
-    ceiling = r + bad;
-    if (r > 0) {
-      productModelG = e2e / r;
-      productModelBias = bad / r;
-      if (productModelG > 1) {
-        warnings.push(
-          `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad.toFixed(4)}).`
-        );
-      }
-    }
-  }
-  const rLowerBound = gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
-  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  if (nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
-  if (nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
-  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
-}
-
-// src/core/stats/noise-floor.ts
-init_entry_url();
-function noiseDiscordance(basePasses, baseRuns, headPasses, headRuns) {
-  const steady = (passes2, runs) => passes2 === 0 || passes2 === runs;
-  if (steady(basePasses, baseRuns) && steady(headPasses, headRuns)) return { lower: 0, higher: 0 };
-  const passes = basePasses + headPasses;
-  const first = Math.max(0, passes - headRuns);
-  const last = Math.min(baseRuns, passes);
-  const logWeights = [];
-  let log2 = 0;
-  for (let b = first; b <= last; b++) {
-    logWeights.push(log2);
-    log2 += Math.log(baseRuns - b) + Math.log(passes - b) - Math.log(b + 1) - Math.log(headRuns - passes + b + 1);
-  }
-  const top = Math.max(...logWeights);
-  let total = 0;
-  let lower = 0;
-  let higher = 0;
-  logWeights.forEach((logWeight, i) => {
-    const b = first + i;
-    const h = passes - b;
-    const weight = Math.exp(logWeight - top);
-    total += weight;
-    if (h * baseRuns < b * headRuns) lower += weight;
-    else if (h * baseRuns > b * headRuns) higher += weight;
-  });
-  return { lower: lower / total, higher: higher / total };
-}
-
-// src/core/stats/randomization.ts
-init_entry_url();
-
-// src/core/stats/random.ts
-init_entry_url();
-function cyrb128(text4) {
-  let h1 = 1779033703;
-  let h2 = 3144134277;
-  let h3 = 1013904242;
-  let h4 = 2773480762;
-  for (let i = 0; i < text4.length; i++) {
-    const k = text4.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
-  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
-  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
-  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
-  h1 ^= h2 ^ h3 ^ h4;
-  h2 ^= h1;
-  h3 ^= h1;
-  h4 ^= h1;
-  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
-}
-function seedWords(seed) {
-  if (typeof seed === "number") {
-    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
-    return cyrb128(`\0number:${String(seed)}`);
-  }
-  return cyrb128(seed);
-}
-function startState([a, b, c, d]) {
-  return (a | b | c | d) === 0 ? [1, 0, 0, 0] : [a | 0, b | 0, c | 0, d | 0];
-}
-var TWO_POW_32 = 4294967296;
-var LEMIRE_MAX_BOUND = 2097152;
-var Random = class {
-  s0;
-  s1;
-  s2;
-  s3;
-  constructor(seed) {
-    [this.s0, this.s1, this.s2, this.s3] = startState(seedWords(seed));
-  }
-  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
-  nextUint32() {
-    const s1 = this.s1;
-    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-    const t = s1 << 9;
-    this.s2 ^= this.s0;
-    this.s3 ^= s1;
-    this.s1 = s1 ^ this.s2;
-    this.s0 ^= this.s3;
-    this.s2 ^= t;
-    this.s3 = rotl(this.s3, 11);
-    return result >>> 0;
-  }
-  /**
-   * Uniform integer in [0, bound), without modulo bias, for 1 < bound < 2^32.
-   * Lemire's multiply-and-reject (exact in doubles while bound < 2^21), otherwise classic threshold rejection.
-   */
-  nextBelow(bound) {
-    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
-      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
-    }
-    if (bound <= LEMIRE_MAX_BOUND) {
-      let product = this.nextUint32() * bound;
-      let high = Math.floor(product / TWO_POW_32);
-      if (product - high * TWO_POW_32 < bound) {
-        const threshold = TWO_POW_32 % bound;
-        while (product - high * TWO_POW_32 < threshold) {
-          product = this.nextUint32() * bound;
-          high = Math.floor(product / TWO_POW_32);
-        }
-      }
-      return high;
-    }
-    const limit = TWO_POW_32 - TWO_POW_32 % bound;
-    let word = this.nextUint32();
-    while (word >= limit) word = this.nextUint32();
-    return word % bound;
-  }
-  /**
-   * The sum of `draws` values of `values` drawn uniformly with replacement, in draw order.
-   *
-   * Up to 2^21 values, index j is ?w_j?n / 2^32? for the next `draws` words w_j of the stream (exact in doubles),
-   * and a word whose low part w_j?n mod 2^32 falls below 2^32 mod n is redrawn, from the words after the batch,
-   * so every index is exactly equally likely (Lemire's multiply-and-reject); beyond 2^21 values, each index is
-   * {@link nextBelow}. The generator runs inside the loop (fillUint32's step, written out again): no word is stored
-   * unless a redraw needs the batch's remaining words first (a chance of at most draws?n / 2^32).
-   */
-  sumOfDraws(values, draws) {
-    const n = values.length;
-    let sum = 0;
-    if (n > LEMIRE_MAX_BOUND) {
-      for (let i2 = 0; i2 < draws; i2++) sum += values[this.nextBelow(n)];
-      return sum;
-    }
-    const rejectBelow = TWO_POW_32 % n;
-    let s0 = this.s0;
-    let s1 = this.s1;
-    let s2 = this.s2;
-    let s3 = this.s3;
-    let i = 0;
-    for (; i < draws; i++) {
-      const product = (Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0) * n;
-      const t = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= t;
-      s3 = rotl(s3, 11);
-      const index = Math.floor(product / TWO_POW_32);
-      if (product - index * TWO_POW_32 < rejectBelow) break;
-      sum += values[index];
-    }
-    this.s0 = s0;
-    this.s1 = s1;
-    this.s2 = s2;
-    this.s3 = s3;
-    if (i === draws) return sum;
-    const rest = new Uint32Array(draws - i - 1);
-    this.fillUint32(rest);
-    sum += values[this.acceptedIndex(this.nextUint32() * n, n, rejectBelow)];
-    for (const word of rest) sum += values[this.acceptedIndex(word * n, n, rejectBelow)];
-    return sum;
-  }
-  /** ?product / 2^32? for product = word?n, the word redrawn from the stream while the low part is below `rejectBelow`. */
-  acceptedIndex(product, n, rejectBelow) {
-    let index = Math.floor(product / TWO_POW_32);
-    while (product - index * TWO_POW_32 < rejectBelow) {
-      product = this.nextUint32() * n;
-      index = Math.floor(product / TWO_POW_32);
-    }
-    return index;
-  }
-  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
-  fillUint32(target) {
-    let s0 = this.s0;
-    let s1 = this.s1;
-    let s2 = this.s2;
-    let s3 = this.s3;
-    for (let i = 0; i < target.length; i++) {
-      target[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-      const t = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= t;
-      s3 = rotl(s3, 11);
-    }
-    this.s0 = s0;
-    this.s1 = s1;
-    this.s2 = s2;
-    this.s3 = s3;
-  }
-};
-function rotl(x, k) {
-  return x << k | x >>> 32 - k;
-}
-var DEFAULT_SEED = "rag-gate";
-
-// src/core/stats/randomization.ts
-var DEFAULT_PERMUTATIONS = 1e4;
-var MAX_PERMUTATIONS = 1e6;
-var UNDECIDED_WITHIN_SE = 3;
-var TIE_TOLERANCE = 1e-9;
-function pairedRandomizationTest(paired2, options = {}) {
-  const { n, meanBase, meanHead, differences } = paired2;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += differences[i];
-  const delta = n === 0 ? NaN : sum / n;
-  return { n, meanBase, meanHead, delta, ...signFlipPValue(differences, options) };
-}
-function signFlipTailBound(differences) {
-  let largest = 0;
-  for (let i = 0; i < differences.length; i++) largest = Math.max(largest, Math.abs(differences[i]));
-  if (largest === 0) return 1;
-  let sum = 0;
-  let absoluteSum = 0;
-  let squares = 0;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i] / largest;
-    sum += d;
-    absoluteSum += Math.abs(d);
-    squares += d * d;
-  }
-  const t = Math.abs(sum) - TIE_TOLERANCE * absoluteSum;
-  return t > 0 ? Math.min(1, Math.max(Number.MIN_VALUE, 2 * Math.exp(-(t * t) / (2 * squares)))) : 1;
-}
-function signFlipPValue(differences, options = {}) {
-  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
-  if (!Number.isInteger(permutations) || permutations < 1) {
-    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
-  }
-  const alpha = options.alpha;
-  if (alpha !== void 0 && !(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  let nonZero = 0;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
-    if (d !== 0) nonZero++;
-  }
-  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0, tailBound: false };
-  const bound = signFlipTailBound(differences);
-  if (bound < 1 / (1 + permutations) && (alpha === void 0 || bound < alpha)) return { pValue: bound, permutations: 0, monteCarloSE: 0, tailBound: true };
-  const words = Math.ceil(nonZero / 32);
-  const padded = new Float64Array(words * 32);
-  let absoluteSum = 0;
-  for (let i = 0, k = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (d !== 0) {
-      padded[k++] = d;
-      absoluteSum += Math.abs(d);
-    }
-  }
-  const table2 = new Float64Array(words * 8 * 16);
-  for (let group = 0; group < words * 8; group++) {
-    const d0 = padded[group * 4];
-    const d1 = padded[group * 4 + 1];
-    const d2 = padded[group * 4 + 2];
-    const d3 = padded[group * 4 + 3];
-    for (let mask = 0; mask < 16; mask++) {
-      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
-    }
-  }
-  const signs = new Uint32Array(words);
-  const observed = Math.abs(signedSum(table2, signs));
-  const threshold = observed - TIE_TOLERANCE * absoluteSum;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  let extreme = 0;
-  let drawn = 0;
-  const draw = (count2) => {
-    for (let p = 0; p < count2; p++) {
-      random.fillUint32(signs);
-      if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
-    }
-    drawn += count2;
-  };
-  const result = () => {
-    const pValue = (1 + extreme) / (1 + drawn);
-    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt(pValue * (1 - pValue) / drawn), tailBound: false };
-  };
-  draw(permutations);
-  let current = result();
-  while (alpha !== void 0 && Math.abs(current.pValue - alpha) <= UNDECIDED_WITHIN_SE * current.monteCarloSE && drawn < MAX_PERMUTATIONS) {
-    draw(Math.min(drawn, MAX_PERMUTATIONS - drawn));
-    current = result();
-  }
-  return current;
-}
-function signedSum(table2, signs) {
-  let low = 0;
-  let high = 0;
-  for (let w = 0; w < signs.length; w++) {
-    const bits = signs[w];
-    const o = w * 128;
-    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
-    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
-  }
-  return low + high;
-}
-
-// src/core/scoring/summary.ts
-init_entry_url();
-
-// src/core/stats/wilson.ts
-init_entry_url();
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
-}
-
-// src/core/stats/bootstrap.ts
-init_entry_url();
-
-// src/core/stats/multinomial.ts
-init_entry_url();
-var import_math_base_special_gammaln = __toESM(require_lib65(), 1);
-var MODE_SEARCH_FROM = 16;
-function uniform53(random) {
-  const high = random.nextUint32() >>> 5;
-  const low = random.nextUint32() >>> 6;
-  return (high * 67108864 + low) / 9007199254740992;
-}
-var BinomialSampler = class {
-  constructor(random, maxTrials) {
-    this.random = random;
-    this.logFactorials = new Float64Array(maxTrials + 1).fill(NaN);
-  }
-  random;
-  /** ln k! for k up to the largest number of trials, each computed when first needed. */
-  logFactorials;
-  logFactorial(k) {
-    let value2 = this.logFactorials[k];
-    if (Number.isNaN(value2)) this.logFactorials[k] = value2 = (0, import_math_base_special_gammaln.default)(k + 1);
-    return value2;
-  }
-  /** One draw from Binomial(trials, p), for 0 < trials < maxTrials and 0 < p < 1. */
-  draw(trials, p) {
-    if (trials === 0 || p === 0) return 0;
-    if (p === 1) return trials;
-    if (p > 0.5) return trials - this.draw(trials, 1 - p);
-    const random = this.random;
-    const odds = p / (1 - p);
-    if (trials * p < MODE_SEARCH_FROM) {
-      const start = Math.exp(trials * Math.log1p(-p));
-      for (; ; ) {
-        let u = uniform53(random);
-        let probability = start;
-        for (let k = 0; k <= trials; k++) {
-          if (u < probability) return k;
-          u -= probability;
-          probability *= (trials - k) / (k + 1) * odds;
-        }
-      }
-    }
-    const mode = Math.floor((trials + 1) * p);
-    const atMode = Math.exp(
-      this.logFactorial(trials) - this.logFactorial(mode) - this.logFactorial(trials - mode) + mode * Math.log(p) + (trials - mode) * Math.log1p(-p)
-    );
-    for (; ; ) {
-      let u = uniform53(random);
-      if (u < atMode) return mode;
-      u -= atMode;
-      let below = mode;
-      let above = mode;
-      let belowProbability = atMode;
-      let aboveProbability = atMode;
-      while (below > 0 || above < trials) {
-        if (below > 0) {
-          belowProbability *= below / (trials - below + 1) / odds;
-          below--;
-          if (u < belowProbability) return below;
-          u -= belowProbability;
-        }
-        if (above < trials) {
-          aboveProbability *= (trials - above) / (above + 1) * odds;
-          above++;
-          if (u < aboveProbability) return above;
-          u -= aboveProbability;
-        }
-      }
-    }
-  }
-};
-function drawMultinomial(binomial, trials, sizes, rest, out) {
-  let units = rest;
-  for (let j = 0; j < sizes.length; j++) units += sizes[j];
-  let left = trials;
-  for (let j = 0; j < sizes.length; j++) {
-    const size = sizes[j];
-    const count2 = left === 0 ? 0 : size === units ? left : binomial.draw(left, size / units);
-    out[j] = count2;
-    left -= count2;
-    units -= size;
-  }
-  return left;
-}
-
-// src/core/stats/bootstrap.ts
-var DEFAULT_RESAMPLES = 2e3;
-function bootstrapMeanCIs(samples, options = {}) {
-  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const level = options.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
-  }
-  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = samples[0]?.length ?? 0;
-  const tail = (1 - level) / 2;
-  return samples.map((values, index) => {
-    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
-    if (n === 0) return [NaN, NaN];
-    const first = values[0];
-    let allEqual = true;
-    for (let i = 0; i < n; i++) {
-      const v = values[i];
-      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
-      if (v !== first) allEqual = false;
-    }
-    if (allEqual) return [first, first];
-    const means = resampleMeans(values, resamples, options.seed ?? DEFAULT_SEED);
-    means.sort();
-    return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
-  });
-}
-var COUNTED_FROM = 8;
-function resampleMeans(values, resamples, seed) {
-  const n = values.length;
-  const units = /* @__PURE__ */ new Map();
-  for (let i = 0; i < n; i++) units.set(values[i], (units.get(values[i]) ?? 0) + 1);
-  const counted = [...units].filter(([, size]) => size >= COUNTED_FROM).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  const countedValues = Float64Array.from(counted, ([value2]) => value2);
-  const sizes = Int32Array.from(counted, ([, size]) => size);
-  const countedSet = new Set(countedValues);
-  const rare = Float64Array.from(Array.prototype.filter.call(values, (v) => !countedSet.has(v)));
-  const random = new Random(seed);
-  const binomial = new BinomialSampler(random, n);
-  const counts = new Int32Array(sizes.length);
-  const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    const left = drawMultinomial(binomial, n, sizes, rare.length, counts);
-    let sum = 0;
-    for (let j = 0; j < sizes.length; j++) sum += counts[j] * countedValues[j];
-    if (left > 0) sum += random.sumOfDraws(rare, left);
-    means[r] = sum / n;
-  }
-  return means;
-}
-function quantileSorted(sorted, q) {
-  const position = (sorted.length - 1) * q;
-  const below = Math.floor(position);
-  const above = Math.min(below + 1, sorted.length - 1);
-  const lower = sorted[below];
-  const upper = sorted[above];
-  return lower + (position - below) * (upper - lower);
-}
-
-// src/core/scoring/summary.ts
-function mean2(values, rows) {
-  let n = 0;
-  let sum = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const value2 = values[rows[j]];
-    if (Number.isNaN(value2)) continue;
-    n++;
-    sum += value2;
-  }
-  return { value: n === 0 ? null : sum / n, n };
-}
-function proportion(values, rows, hit, keep = () => true, rates) {
-  let n = 0;
-  let count2 = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value2 = values[row];
-    if (Number.isNaN(value2) || !keep(row)) continue;
-    n++;
-    if (rates && hit(1) && !hit(0)) count2 += value2;
-    else if (hit(value2)) count2++;
-  }
-  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
-}
-var isOne2 = (value2) => value2 === 1;
-function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
-  const metrics = {};
-  const rates = (name) => outcomes.repeats?.binary.has(name) === true;
-  for (const metric of config2.retrievalMetrics) {
-    const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2, void 0, rates(metric.name)) : mean2(values, rows);
-  }
-  const answerable = column(outcomes, "answerable");
-  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
-  for (const metric of ANSWER_METRICS) {
-    const values = column(outcomes, metric.column);
-    const { aggregate } = metric;
-    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among], rates(metric.column));
-  }
-  for (const [name, kind] of outcomes.scores) {
-    const values = column(outcomes, scoreMetric(name));
-    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2, void 0, rates(scoreMetric(name))) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
-  }
-  return metrics;
-}
-function meanWithInterval(values, rows) {
-  const summary2 = mean2(values, rows);
-  if (summary2.n === 0) return summary2;
-  const present = [];
-  for (let j = 0; j < rows.length; j++) {
-    const value2 = values[rows[j]];
-    if (!Number.isNaN(value2)) present.push(value2);
-  }
-  return { ...summary2, ci: bootstrapMeanCIs([present])[0] };
-}
-function allRows(size) {
-  const rows = new Int32Array(size);
-  for (let i = 0; i < size; i++) rows[i] = i;
-  return rows;
-}
-function rowsByTag(outcomes) {
-  const byTag = /* @__PURE__ */ new Map();
-  outcomes.tags.forEach((tags, row) => {
-    for (const tag of new Set(tags)) {
-      const rows = byTag.get(tag) ?? [];
-      rows.push(row);
-      byTag.set(tag, rows);
-    }
-  });
-  return new Map([...byTag].sort(byKey));
-}
-function provenanceOf(outcomes) {
-  return {
-    idsFromQuestion: outcomes.idsFromQuestion,
-    retrievalByText: outcomes.retrievalByText,
-    correctByRule: outcomes.correctByRule,
-    refusedByDetector: outcomes.refusedByDetector,
-    formats: outcomes.formats,
-    scores: Object.fromEntries(outcomes.scores)
-  };
-}
-function summarizeRun(outcomes, config2) {
-  const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
-  const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
-  const warnings = [...decomposition.warnings];
-  if (outcomes.repeats !== void 0 && decomposition.n > 0) {
-    warnings.push(
-      "questions were run several times: the decomposition puts a question on the retrieval-ok side only when retrieval was ok in every run, and g is the mean pass rate on each side."
-    );
-  }
-  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
-    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(
-      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
-    );
-  }
-  let unanswerable = 0;
-  for (const value2 of answerable) if (value2 === 0) unanswerable++;
-  const repeats = summarizeRepeats(outcomes);
-  return {
-    ...repeats === void 0 ? {} : { repeats },
-    questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
-    decomposition,
-    judgeAgreement,
-    byTag,
-    provenance: provenanceOf(outcomes),
-    warnings
-  };
-}
-
-// src/core/stats/classical.ts
-init_entry_url();
-var import_stats_base_dists_normal_cdf = __toESM(require_lib72(), 1);
-var import_stats_base_dists_t_cdf = __toESM(require_lib126(), 1);
-function pairedTTest(differences) {
-  const n = differences.length;
-  if (n < 2) return null;
-  let sum = 0;
-  let allEqual = true;
-  for (let i = 0; i < n; i++) {
-    sum += differences[i];
-    if (differences[i] !== differences[0]) allEqual = false;
-  }
-  if (allEqual) return null;
-  const mean3 = sum / n;
-  let squares = 0;
-  for (let i = 0; i < n; i++) squares += (differences[i] - mean3) ** 2;
-  if (squares === 0) return null;
-  const df = n - 1;
-  const statistic = mean3 / Math.sqrt(squares / df / n);
-  return { kind: "t", statistic, df, pValue: Math.min(1, 2 * (0, import_stats_base_dists_t_cdf.default)(-Math.abs(statistic), df)) };
-}
-var WILCOXON_EXACT_MAX = 50;
-var WILCOXON_PERMUTATION_MAX = 13;
-function wilcoxonSignedRank(differences) {
-  const n = differences.length;
-  const nonZero = [];
-  for (let i = 0; i < n; i++) if (differences[i] !== 0) nonZero.push(differences[i]);
-  const m = nonZero.length;
-  if (m === 0) return null;
-  const { ranks, tieTerm } = averageRanks(nonZero.map(Math.abs));
-  let rPlus = 0;
-  let rankSum = 0;
-  for (let i = 0; i < m; i++) {
-    rankSum += ranks[i];
-    if (nonZero[i] > 0) rPlus += ranks[i];
-  }
-  const statistic = Math.min(rPlus, rankSum - rPlus);
-  const tied = tieTerm > 0;
-  if (n <= WILCOXON_EXACT_MAX && !tied && m === n) {
-    const { lower, upper } = exactTails(m, rPlus);
-    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "exact" };
-  }
-  if (n <= WILCOXON_PERMUTATION_MAX) {
-    const { lower, upper } = enumeratedTails(ranks, rPlus);
-    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "permutation" };
-  }
-  const mean3 = m * (m + 1) / 4;
-  const sd = Math.sqrt((m * (m + 1) * (2 * m + 1) - tieTerm / 2) / 24);
-  const z3 = (rPlus - mean3) / sd;
-  return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * (0, import_stats_base_dists_normal_cdf.default)(-Math.abs(z3), 0, 1)), method: "normal" };
-}
-function averageRanks(values) {
-  const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
-  const ranks = new Array(values.length);
-  let tieTerm = 0;
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && values[order[end]] === values[order[start]]) end++;
-    const t = end - start;
-    for (let k = start; k < end; k++) ranks[order[k]] = (start + 1 + end) / 2;
-    tieTerm += t * t * t - t;
-    start = end;
-  }
-  return { ranks, tieTerm };
-}
-function exactTails(m, rPlus) {
-  const max = m * (m + 1) / 2;
-  const counts = new Float64Array(max + 1);
-  counts[0] = 1;
-  for (let rank = 1; rank <= m; rank++) for (let sum = max; sum >= rank; sum--) counts[sum] += counts[sum - rank];
-  let lower = 0;
-  let upper = 0;
-  for (let sum = 0; sum <= max; sum++) {
-    if (sum <= rPlus) lower += counts[sum];
-    if (sum >= rPlus) upper += counts[sum];
-  }
-  const total = 2 ** m;
-  return { lower: lower / total, upper: upper / total };
-}
-function enumeratedTails(ranks, rPlus) {
-  const m = ranks.length;
-  let lower = 0;
-  let upper = 0;
-  for (let mask = 0; mask < 2 ** m; mask++) {
-    let sum = 0;
-    for (let i = 0; i < m; i++) if (mask & 1 << i) sum += ranks[i];
-    if (sum <= rPlus) lower++;
-    if (sum >= rPlus) upper++;
-  }
-  return { lower: lower / 2 ** m, upper: upper / 2 ** m };
-}
-
-// src/core/stats/holm.ts
-init_entry_url();
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  pValues.forEach((p, i) => {
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} must be in [0, 1], got ${p}`);
-  });
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
-
-// src/core/stats/mcnemar.ts
-init_entry_url();
-var import_math_base_special_gammainc = __toESM(require_lib118(), 1);
-var import_stats_base_dists_beta_quantile = __toESM(require_lib137(), 1);
-var import_stats_base_dists_binomial_cdf = __toESM(require_lib139(), 1);
-var MCNEMAR_EXACT_THRESHOLD = 25;
-function discordantOddsRatio(fixed, broken, level = 0.95) {
-  const discordant = fixed + broken;
-  if (discordant === 0) return { oddsRatio: NaN, ci: [NaN, NaN] };
-  const tail = (1 - level) / 2;
-  const lower = fixed === 0 ? 0 : (0, import_stats_base_dists_beta_quantile.default)(tail, fixed, broken + 1);
-  const upper = broken === 0 ? 1 : (0, import_stats_base_dists_beta_quantile.default)(1 - tail, fixed + 1, broken);
-  const odds = (pi) => pi === 1 ? Infinity : pi / (1 - pi);
-  return { oddsRatio: broken === 0 ? Infinity : fixed / broken, ci: [odds(lower), odds(upper)] };
-}
-function mcnemarUsesExact(discordant) {
-  return discordant < MCNEMAR_EXACT_THRESHOLD;
-}
-function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0, options = {}) {
-  for (const [name, value2] of [
-    ["fixed", fixed],
-    ["broken", broken],
-    ["bothRight", bothRight],
-    ["bothWrong", bothWrong]
-  ]) {
-    if (!Number.isSafeInteger(value2) || value2 < 0) {
-      throw new RangeError(`${name} must be a non-negative integer, got ${value2}`);
-    }
-  }
-  const discordant = fixed + broken;
-  const decidedBy = mcnemarUsesExact(discordant) ? options.smallSample ?? "exact" : "chi2";
-  const { oddsRatio, ci: oddsRatioCI } = discordantOddsRatio(fixed, broken);
-  const counts = { fixed, broken, bothRight, bothWrong, discordant, oddsRatio, oddsRatioCI };
-  if (discordant === 0) return { ...counts, chi2: 0, chi2PValue: 1, exactPValue: 1, midPValue: 1, pValue: 1, decidedBy };
-  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
-  const chi2 = corrected * corrected / discordant;
-  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
-  const smaller = Math.min(fixed, broken);
-  const lowerTail = (0, import_stats_base_dists_binomial_cdf.default)(smaller, discordant, 0.5);
-  const exactPValue = Math.min(1, 2 * lowerTail);
-  const atSmaller = lowerTail - (smaller === 0 ? 0 : (0, import_stats_base_dists_binomial_cdf.default)(smaller - 1, discordant, 0.5));
-  const midPValue = fixed === broken ? 1 : Math.min(1, 2 * lowerTail - atSmaller);
-  const pValue = decidedBy === "exact" ? exactPValue : decidedBy === "mid-p" ? midPValue : chi2PValue;
-  return { ...counts, chi2, chi2PValue, exactPValue, midPValue, pValue, decidedBy };
-}
-
-// src/core/stats/mean-interval.ts
-init_entry_url();
-var import_stats_base_dists_t_quantile = __toESM(require_lib140(), 1);
-var STUDENT_T_BELOW = 100;
-function intervalMethod(n) {
-  return n < STUDENT_T_BELOW ? "student-t" : "percentile-bootstrap";
-}
-function studentTInterval(values, level = 0.95) {
-  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = values.length;
-  if (n === 0) return [NaN, NaN];
-  let sum = 0;
-  let allEqual = true;
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
-    if (v !== values[0]) allEqual = false;
-    sum += v;
-  }
-  if (allEqual) return [values[0], values[0]];
-  const mean3 = sum / n;
-  let squares = 0;
-  for (let i = 0; i < n; i++) squares += (values[i] - mean3) ** 2;
-  const halfWidth = (0, import_stats_base_dists_t_quantile.default)((1 + level) / 2, n - 1) * Math.sqrt(squares / (n - 1) / n);
-  return [mean3 - halfWidth, mean3 + halfWidth];
-}
-function meanIntervals(samples, options = {}) {
-  const n = samples[0]?.length ?? 0;
-  const method = intervalMethod(n);
-  if (method === "percentile-bootstrap") return bootstrapMeanCIs(samples, { seed: options.seed }).map((ci) => ({ ci, method }));
-  return samples.map((values, index) => {
-    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
-    return { ci: studentTInterval(values), method };
-  });
-}
-function pairedRateInterval(fixed, broken, n) {
-  const differences = new Float64Array(n);
-  differences.fill(1, 0, fixed).fill(-1, fixed, fixed + broken);
-  return meanIntervals([differences])[0];
-}
-
-// src/core/stats/power.ts
-init_entry_url();
-var import_stats_base_dists_normal_quantile = __toESM(require_lib143(), 1);
-function z2(q) {
-  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
-}
-function checkAlphaPower(alpha, power) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
-}
-function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
-  checkAlphaPower(alpha, power);
-  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
-    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
-  }
-  const psi = pFixed + pBroken;
-  const delta = pFixed - pBroken;
-  if (delta === 0) return Infinity;
-  const root2 = z2(1 - alpha / 2) * Math.sqrt(psi) + z2(power) * Math.sqrt(Math.max(0, psi - delta * delta));
-  return ceilWithSlack(root2 * root2 / (delta * delta));
-}
-function pairedMeanSampleSize({ meanDifference, sdDifference, alpha = 0.05, power = 0.8 }) {
-  checkAlphaPower(alpha, power);
-  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
-  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
-    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
-  }
-  if (meanDifference === 0) return Infinity;
-  const ratio2 = (z2(1 - alpha / 2) + z2(power)) * sdDifference / meanDifference;
-  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
-}
-function ceilWithSlack(x) {
-  return Math.ceil(x - 1e-9);
-}
-
-// src/core/stats/paired.ts
-init_entry_url();
-function pairValues(base, head) {
-  if (base.length !== head.length) {
-    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
-  }
-  const differences = new Float64Array(base.length);
-  let n = 0;
-  let sumBase = 0;
-  let sumHead = 0;
-  for (let i = 0; i < base.length; i++) {
-    const b = base[i];
-    const h = head[i];
-    if (Number.isNaN(b) || Number.isNaN(h)) continue;
-    if (!Number.isFinite(b) || !Number.isFinite(h)) {
-      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
-    }
-    differences[n++] = h - b;
-    sumBase += b;
-    sumHead += h;
-  }
-  return {
-    n,
-    meanBase: n === 0 ? NaN : sumBase / n,
-    meanHead: n === 0 ? NaN : sumHead / n,
-    differences: differences.subarray(0, n)
-  };
-}
-
-// src/core/compare/judge-gate.ts
-init_entry_url();
-
 // src/core/compare/calibration.ts
-init_entry_url();
 var calibrationRecordSchema = external_exports.object({
   model: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
   promptVersion: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
@@ -41020,6 +39173,303 @@ function countByTag(changes) {
 
 // src/core/compare/settings.ts
 init_entry_url();
+
+// src/core/catalog/retrieval-metrics.ts
+init_entry_url();
+
+// src/core/measures/retrieval/average-precision.ts
+init_entry_url();
+function averagePrecisionAt(ranking, k) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades, judgedRanks } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  let found = 0;
+  let sum = 0;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) {
+    const i = judgedRanks[j];
+    if (grades[i] >= level) {
+      found++;
+      sum += found / (i + 1);
+    }
+  }
+  return sum / total;
+}
+
+// src/core/measures/retrieval/bpref.ts
+init_entry_url();
+function bpref(ranking) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades, judgedRanks, judgedGrades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  const nonrelevantCap = Math.min(judgedGrades.length - total, total);
+  let nonrelevantAbove = 0;
+  let sum = 0;
+  for (let j = 0; j < judgedRanks.length; j++) {
+    const grade2 = grades[judgedRanks[j]];
+    if (grade2 < 0) continue;
+    if (grade2 < level) nonrelevantAbove++;
+    else sum += nonrelevantAbove > 0 ? 1 - Math.min(nonrelevantAbove, total) / nonrelevantCap : 1;
+  }
+  return sum / total;
+}
+
+// src/core/measures/retrieval/counts.ts
+init_entry_url();
+function retrievedCount(ranking) {
+  return ranking.grades.length;
+}
+function relevantJudgedCount(ranking) {
+  return relevantCount(ranking);
+}
+function relevantRetrievedCount(ranking) {
+  return relevantRetrieved(ranking, Infinity);
+}
+
+// src/core/measures/retrieval/hit.ts
+init_entry_url();
+
+// src/core/measures/retrieval/reciprocal-rank.ts
+init_entry_url();
+function firstRelevantRank(ranking) {
+  const { grades, judgedRanks } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  for (let j = 0; j < judgedRanks.length; j++) if (grades[judgedRanks[j]] >= level) return judgedRanks[j] + 1;
+  return Infinity;
+}
+function reciprocalRankAt(ranking, k) {
+  const rank = firstRelevantRank(ranking);
+  return rank <= k ? 1 / rank : 0;
+}
+
+// src/core/measures/retrieval/hit.ts
+function hitAt(ranking, k) {
+  return firstRelevantRank(ranking) <= k ? 1 : 0;
+}
+
+// src/core/measures/retrieval/inferred-ap.ts
+init_entry_url();
+var EPSILON = 1e-5;
+function inferredAveragePrecision(ranking) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades, judgedRanks } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  let relevantAbove = 0;
+  let nonrelevantAbove = 0;
+  let unsampledAbove = 0;
+  let sum = 0;
+  for (let r = 0; r < judgedRanks.length; r++) {
+    const j = judgedRanks[r];
+    const grade2 = grades[j];
+    if (grade2 < 0) {
+      unsampledAbove++;
+      continue;
+    }
+    if (grade2 < level) {
+      nonrelevantAbove++;
+      continue;
+    }
+    if (j === 0) sum += 1;
+    else {
+      const judgedAbove = relevantAbove + nonrelevantAbove;
+      sum += 1 / (j + 1) + j / (j + 1) * ((judgedAbove + unsampledAbove) / j) * ((relevantAbove + EPSILON) / (judgedAbove + 2 * EPSILON));
+    }
+    relevantAbove++;
+  }
+  return sum / total;
+}
+
+// src/core/measures/retrieval/interpolated-precision.ts
+init_entry_url();
+var ELEVEN_RECALL_LEVELS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+function interpolatedPrecisionAt(ranking, recallLevel) {
+  const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  const needed = Math.round(recallLevel * relevantCount(ranking));
+  const found = relevantRetrieved(ranking, Infinity);
+  if (needed > found || grades.length === 0) return 0;
+  let best = found / grades.length;
+  let relevantSoFar = found;
+  for (let i = grades.length; relevantSoFar > 0; i--) {
+    const precision = relevantSoFar / i;
+    if (best < precision) best = precision;
+    if (grades[i - 1] >= level) {
+      if (relevantSoFar === needed) return best;
+      relevantSoFar--;
+    }
+  }
+  return best;
+}
+function elevenPointAverage(ranking) {
+  let sum = 0;
+  for (let i = ELEVEN_RECALL_LEVELS.length - 1; i >= 0; i--) sum += interpolatedPrecisionAt(ranking, ELEVEN_RECALL_LEVELS[i]);
+  return sum / ELEVEN_RECALL_LEVELS.length;
+}
+
+// src/core/measures/retrieval/judged.ts
+init_entry_url();
+function judgedAt(ranking, k) {
+  const { grades, judgedRanks } = ranking;
+  const depth = Math.min(k, grades.length);
+  if (depth === 0) return 0;
+  let judged = 0;
+  while (judged < judgedRanks.length && judgedRanks[judged] < depth) judged++;
+  return judged / depth;
+}
+
+// src/core/measures/retrieval/ndcg.ts
+init_entry_url();
+var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
+var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
+function tableGain(judging) {
+  const gains = judging.ndcgGains;
+  if (gains.size === 0) return linearGain;
+  return (grade2) => grade2 >= 0 ? gains.get(grade2) ?? grade2 : 0;
+}
+function rankingDiscountedGain(ranking, k, gain) {
+  const { grades, judgedRanks } = ranking;
+  let sum = 0;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) {
+    const i = judgedRanks[j];
+    const g = gain(grades[i]);
+    if (g !== 0) sum += g / Math.log2(i + 2);
+  }
+  return sum;
+}
+function discountedGain(grades, k, gain) {
+  const depth = Math.min(k, grades.length);
+  let sum = 0;
+  for (let i = 0; i < depth; i++) {
+    const g = gain(grades[i]);
+    if (g !== 0) sum += g / Math.log2(i + 2);
+  }
+  return sum;
+}
+function idealDiscountedGain(judgedGrades, k, gain, monotone) {
+  if (monotone) return discountedGain(judgedGrades, k, gain);
+  const gains = [];
+  for (let i = 0; i < judgedGrades.length; i++) {
+    const g = gain(judgedGrades[i]);
+    if (g > 0) gains.push(g);
+  }
+  gains.sort((a, b) => b - a);
+  return discountedGain(gains, k, (g) => g);
+}
+function ndcgAt(ranking, k, gain = linearGain, monotone = true) {
+  const ideal = idealDiscountedGain(ranking.judgedGrades, k, gain, monotone);
+  return ideal > 0 ? rankingDiscountedGain(ranking, k, gain) / ideal : 0;
+}
+function tableNdcgAt(ranking, k) {
+  const { judging } = ranking;
+  return ndcgAt(ranking, k, tableGain(judging), judging.ndcgGains.size === 0);
+}
+
+// src/core/measures/retrieval/precision.ts
+init_entry_url();
+function precisionAt(ranking, k) {
+  return relevantRetrieved(ranking, k) / k;
+}
+
+// src/core/measures/retrieval/r-precision.ts
+init_entry_url();
+function rPrecision(ranking) {
+  const total = relevantCount(ranking);
+  return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
+}
+
+// src/core/measures/retrieval/recall.ts
+init_entry_url();
+function recallAt(ranking, k) {
+  const total = relevantCount(ranking);
+  return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
+}
+
+// src/core/measures/retrieval/set.ts
+init_entry_url();
+function setPrecision(ranking) {
+  const retrieved = ranking.grades.length;
+  return retrieved === 0 ? 0 : relevantRetrieved(ranking, Infinity) / retrieved;
+}
+function setF1(ranking) {
+  const found = relevantRetrieved(ranking, Infinity);
+  if (found === 0) return 0;
+  const precision = found / ranking.grades.length;
+  const recall = found / relevantCount(ranking);
+  const beta = 1;
+  return (beta + 1) * precision * recall / (beta * precision + recall);
+}
+
+// src/core/catalog/retrieval-metrics.ts
+var RETRIEVAL_FAMILIES = {
+  precision: { cutoff: "required", binary: false, compute: precisionAt },
+  recall: { cutoff: "optional", binary: false, compute: recallAt },
+  hit: { cutoff: "required", binary: true, compute: hitAt },
+  mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
+  map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
+  ndcg: { cutoff: "optional", binary: false, compute: tableNdcgAt },
+  ndcg_exp: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, exponentialGain) },
+  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) },
+  bpref: { cutoff: "none", binary: false, compute: (r) => bpref(r) },
+  infap: { cutoff: "none", binary: false, compute: (r) => inferredAveragePrecision(r) },
+  judged: { cutoff: "required", binary: false, compute: judgedAt },
+  iprec: { cutoff: "recall-level", binary: false, compute: interpolatedPrecisionAt },
+  "11pt_avg": { cutoff: "none", binary: false, compute: (r) => elevenPointAverage(r) },
+  set_precision: { cutoff: "none", binary: false, compute: (r) => setPrecision(r) },
+  set_f1: { cutoff: "none", binary: false, compute: (r) => setF1(r) },
+  num_ret: { cutoff: "none", binary: false, total: true, compute: (r) => retrievedCount(r) },
+  num_rel: { cutoff: "none", binary: false, total: true, compute: (r) => relevantJudgedCount(r) },
+  num_rel_ret: { cutoff: "none", binary: false, total: true, compute: (r) => relevantRetrievedCount(r) }
+};
+var MetricNameError = class extends SettingError {
+};
+var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
+function isFamily(name) {
+  return Object.hasOwn(RETRIEVAL_FAMILIES, name);
+}
+function parseRetrievalMetric(text4) {
+  const name = text4.trim();
+  const match = /^([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
+  const familyName = match?.[1] ?? "";
+  if (!match || !isFamily(familyName)) {
+    throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`);
+  }
+  const family = RETRIEVAL_FAMILIES[familyName];
+  const parameter = match[2];
+  const k = parameter === void 0 ? Infinity : Number(parameter);
+  if (family.cutoff === "recall-level") {
+    if (k > 1) throw new MetricNameError(`metric "${name}" needs a recall level from 0 to 1, for example "${familyName}@0.5"`);
+  } else if (parameter === void 0) {
+    if (family.cutoff === "required") throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  } else {
+    if (family.cutoff === "none") throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
+    if (!Number.isInteger(k) || k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be a whole number of at least 1`);
+  }
+  return {
+    name: parameter === void 0 ? familyName : `${familyName}@${k}`,
+    family: familyName,
+    k,
+    binary: family.binary,
+    total: family.total === true,
+    compute: (ranking) => family.compute(ranking, k)
+  };
+}
+function cutoffExample(family) {
+  const { cutoff } = RETRIEVAL_FAMILIES[family];
+  if (cutoff === "recall-level") return `${family}@r`;
+  return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
+}
+function defaultRetrievalMetrics(ks) {
+  const names = [];
+  for (const family of ["precision", "recall", "hit", "mrr", "ndcg", "ndcg_exp", "map"]) {
+    for (const k of ks) names.push(`${family}@${k}`);
+  }
+  names.push("mrr", "map", "ndcg", "ndcg_exp", "r_precision");
+  return names.map(parseRetrievalMetric);
+}
+
+// src/core/compare/settings.ts
 function evalConfig(settings, extraMetrics = []) {
   const retrievalOk = settings["retrieval-ok"];
   const metrics = defaultRetrievalMetrics(settings.k);
@@ -43226,6 +41676,19 @@ function grownFloat64(array2, length) {
 // src/sources/results.ts
 init_entry_url();
 var import_promises8 = require("node:fs/promises");
+
+// src/core/catalog/formats.ts
+init_entry_url();
+var RESULTS_FORMATS = [
+  { name: "jsonl", description: "JSON Lines: one result object per line" },
+  { name: "json-array", description: "one JSON array of result objects" },
+  { name: "csv", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
+  { name: "tsv", description: "tab-separated values with a header row" },
+  { name: "deepeval", description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" }
+];
+function formatDescription(format) {
+  return RESULTS_FORMATS.find((entry) => entry.name === format).description;
+}
 
 // src/sources/cells.ts
 init_entry_url();
@@ -45712,6 +44175,398 @@ async function readDeepEvalRun(file2, problems) {
 // src/sources/formats/detect.ts
 init_entry_url();
 var import_node_path3 = require("node:path");
+
+// src/core/record.ts
+init_entry_url();
+
+// src/core/closest.ts
+init_entry_url();
+function distance(a, b) {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+function closestName(word, candidates2) {
+  let best;
+  let bestDistance = 3;
+  for (const candidate of candidates2) {
+    const d = distance(word.toLowerCase(), candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+// src/core/distinct.ts
+init_entry_url();
+var slots = new Int32Array(256);
+var stamps = new Uint32Array(256);
+var stamp = 0;
+function hasRepeat(values) {
+  const count2 = values.length;
+  if (count2 < 2) return false;
+  if (slots.length < count2 * 2) {
+    let size = slots.length;
+    while (size < count2 * 2) size *= 2;
+    slots = new Int32Array(size);
+    stamps = new Uint32Array(size);
+    stamp = 0;
+  }
+  if (++stamp === 4294967296) {
+    stamps.fill(0);
+    stamp = 1;
+  }
+  const mask = slots.length - 1;
+  for (let row = 0; row < count2; row++) {
+    const value2 = values[row];
+    let hash2 = 2166136261;
+    for (let i = 0; i < value2.length; i++) hash2 = Math.imul(hash2 ^ value2.charCodeAt(i), 16777619);
+    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+      if (stamps[slot] !== stamp) {
+        stamps[slot] = stamp;
+        slots[slot] = row;
+        break;
+      }
+      if (values[slots[slot]] === value2) return true;
+    }
+  }
+  return false;
+}
+
+// src/core/record.ts
+var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
+var FIELD_ALIASES = new Map(
+  Object.entries({
+    user_input: "question",
+    response: "answer",
+    reference: "expected_answer",
+    retrieved_context_ids: "retrieved_ids",
+    reference_context_ids: "relevant_ids",
+    ground_truth: "expected_answer",
+    contexts: "retrieved_contexts",
+    actual_output: "answer",
+    expected_output: "expected_answer",
+    retrieval_context: "retrieved_contexts",
+    repeat: "run"
+  })
+);
+var IGNORED_FIELDS = new Map(
+  Object.entries({
+    rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
+    multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
+    synthesizer_name: "Ragas' test-set generator name",
+    persona_name: "Ragas' test-set persona",
+    query_style: "Ragas' test-set query style",
+    query_length: "Ragas' test-set query length"
+  })
+);
+var isObject2 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+function isBlank(id) {
+  const first = id.charCodeAt(0);
+  return !(first > 32 && first < 160) && id.trim() === "";
+}
+var NOT_BLANK = "must not be empty or only white space";
+var idText = (what) => external_exports.union([external_exports.string(), external_exports.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` }).transform(String).refine((id) => !isBlank(id), NOT_BLANK);
+var documentId = idText("a document id");
+function checkedFirst(isValid, schema) {
+  return external_exports.unknown().transform((value2, ctx) => {
+    if (isValid(value2)) return value2;
+    const parsed = schema.safeParse(value2);
+    if (parsed.success) return parsed.data;
+    for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
+    return external_exports.NEVER;
+  });
+}
+function isIdList(value2) {
+  if (!Array.isArray(value2)) return false;
+  for (const id of value2) if (typeof id !== "string" || isBlank(id)) return false;
+  return true;
+}
+var isRankedIdList = (value2) => isIdList(value2) && !hasRepeat(value2);
+var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids2, ctx) => {
+  const seen = /* @__PURE__ */ new Map();
+  ids2.forEach((id, index) => {
+    const first = seen.get(id);
+    if (first === void 0) seen.set(id, index);
+    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id ${JSON.stringify(id)} (also at position ${first})` });
+  });
+});
+var notFinite = (what) => (issue3) => typeof issue3.input === "number" && !Number.isFinite(issue3.input) ? `${String(issue3.input)} is not a finite number (too large for a double?)` : what;
+var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
+var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
+var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
+function relevanceGrades(value2, ctx) {
+  const grades = value2;
+  for (const id in grades) {
+    if (isBlank(id)) ctx.addIssue({ code: "custom", path: [id], message: NOT_BLANK });
+    const raw = grades[id];
+    if (Number.isSafeInteger(raw) && raw >= 0) continue;
+    const parsed = grade.safeParse(raw);
+    if (!parsed.success) for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id, ...issue3.path], message: issue3.message });
+  }
+  return grades;
+}
+var relevantIds = external_exports.unknown().transform((value2, ctx) => {
+  if (isObject2(value2)) return relevanceGrades(value2, ctx);
+  if (!Array.isArray(value2)) {
+    ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
+    return external_exports.NEVER;
+  }
+  const parsed = relevantIdList.safeParse(value2);
+  if (parsed.success) return parsed.data;
+  for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
+  return external_exports.NEVER;
+});
+var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
+var flag = external_exports.boolean({ error: "must be true or false" });
+var text = external_exports.string({ error: "must be a string" });
+var judgedBySchema = external_exports.object({
+  model: external_exports.string({ error: "must be a string" }),
+  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
+  prompt_version: external_exports.string({ error: "must be a string" })
+});
+var judgedByFieldSchema = external_exports.object({
+  claims: judgedBySchema.optional(),
+  answer_relevance: judgedBySchema.optional(),
+  correct: judgedBySchema.optional()
+});
+var judgeErrorsFieldSchema = external_exports.array(
+  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
+  { error: "must be a list of {metric, kind, message}" }
+);
+var claim2 = external_exports.object({
+  text: text.optional(),
+  verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
+});
+var texts = (what) => external_exports.array(external_exports.string({ error: "must be a string" }), { error: `must be a list of strings (${what})` });
+function scoreName(given) {
+  const name = given.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64).replace(/_+$/, "");
+  return name === "" ? void 0 : name;
+}
+var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
+var scoresField = external_exports.unknown().transform((value2, ctx) => {
+  if (!isObject2(value2)) {
+    ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
+    return external_exports.NEVER;
+  }
+  const scores = /* @__PURE__ */ new Map();
+  for (const [given, score] of Object.entries(value2)) {
+    const name = scoreName(given);
+    const earlier = name === void 0 ? void 0 : scores.get(name);
+    if (name === void 0) ctx.addIssue({ code: "custom", path: [given], message: "a score needs a name with a letter or digit" });
+    else if (earlier !== void 0) {
+      ctx.addIssue({ code: "custom", path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
+    } else if (isScoreValue(score)) scores.set(name, [given, score]);
+    else ctx.addIssue({ code: "custom", path: [given], message: "must be a finite number or true/false" });
+  }
+  return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
+});
+var resultRecordSchema = external_exports.object({
+  /** Optional: without it the id is derived from the question text (`questionId`). */
+  id: idText("an id").optional(),
+  question: external_exports.string({ error: "is required and must be a string" }),
+  retrieved_ids: rankedIds.optional(),
+  relevant_ids: relevantIds.optional(),
+  answer: text.optional(),
+  expected_answer: text.optional(),
+  correct: flag.optional(),
+  retrieval_ok: flag.optional(),
+  answerable: flag.optional(),
+  refused: flag.optional(),
+  claims: external_exports.array(claim2, { error: "must be a list of {text, verdict} objects" }).optional(),
+  cited_ids: external_exports.array(documentId, { error: "must be a list of document ids" }).optional(),
+  answer_relevance: external_exports.number({ error: notFinite("must be a number in [0, 1]") }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
+  human_label: label.optional(),
+  judge_label: label.optional(),
+  closed_book_correct: flag.optional(),
+  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
+  judged_by: judgedByFieldSchema.optional(),
+  judge_errors: judgeErrorsFieldSchema.optional(),
+  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
+  retrieved_contexts: texts("the retrieved texts, in retrieved_ids order").optional(),
+  /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
+  reference_contexts: texts("the reference texts").optional(),
+  scores: scoresField.optional(),
+  /** A link to the question's trace (LangSmith, Langfuse, Phoenix.): the comment links a regressed question to it. */
+  trace_url: text.optional(),
+  /**
+   * Which repeat of the question this record is (1, 2, .), for a pipeline run several times per question: the
+   * same id then appears once per run. Without it a record is its question's only run.
+   */
+  run: external_exports.number({ error: notFinite("must be a whole number, 1 or more (which repeat of the question this record is)") }).int("must be a whole number, 1 or more (which repeat of the question this record is)").min(1, "must be 1 or more (repeats are numbered from 1)").refine(Number.isSafeInteger, "is too large a repeat number").optional()
+}).superRefine((record3, ctx) => {
+  for (const issue3 of crossFieldIssues(record3)) ctx.addIssue({ code: "custom", ...issue3 });
+});
+function crossFieldIssues(record3) {
+  const { retrieved_ids: ids2, retrieved_contexts: contexts } = record3;
+  const issues = [];
+  if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
+    issues.push({
+      path: ["retrieved_contexts"],
+      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids2.length} id${ids2.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
+    });
+  }
+  if (record3.relevant_ids === void 0 && record3.reference_contexts !== void 0 && ids2 !== void 0 && contexts === void 0) {
+    issues.push({
+      path: ["reference_contexts"],
+      message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
+    });
+  }
+  if (record3.relevant_ids !== void 0 && ids2 === void 0 && contexts !== void 0) {
+    issues.push({
+      path: ["relevant_ids"],
+      message: "the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts"
+    });
+  }
+  return issues;
+}
+var isString = (value2) => typeof value2 === "string";
+var isFlag = (value2) => typeof value2 === "boolean";
+var isLabel = (value2) => typeof value2 === "string" || typeof value2 === "boolean";
+var isStringList = (value2) => Array.isArray(value2) && value2.every(isString);
+function isPlainObject2(value2, checks, required2 = NONE_REQUIRED) {
+  if (!isObject2(value2)) return false;
+  for (const key in value2) if (!(checks.get(key)?.(value2[key]) ?? false)) return false;
+  for (const key of required2) if (!Object.hasOwn(value2, key)) return false;
+  return true;
+}
+var NONE_REQUIRED = [];
+var CLAIM_REQUIRED = ["verdict"];
+var JUDGED_BY_REQUIRED = ["model", "prompt_version"];
+var JUDGE_ERROR_REQUIRED = ["metric", "kind", "message"];
+var RECORD_REQUIRED = ["question"];
+var isVerdict = (value2) => VERDICTS.includes(value2);
+var CLAIM = /* @__PURE__ */ new Map([
+  ["text", isString],
+  ["verdict", isVerdict]
+]);
+var JUDGED_BY = /* @__PURE__ */ new Map([
+  ["model", isString],
+  ["embedding_model", isString],
+  ["prompt_version", isString]
+]);
+var isJudgedBy = (value2) => isPlainObject2(value2, JUDGED_BY, JUDGED_BY_REQUIRED);
+var JUDGED_BY_FIELD = /* @__PURE__ */ new Map([
+  ["claims", isJudgedBy],
+  ["answer_relevance", isJudgedBy],
+  ["correct", isJudgedBy]
+]);
+var JUDGE_ERROR = /* @__PURE__ */ new Map([
+  ["metric", (value2) => judgeErrorsFieldSchema.element.shape.metric.options.includes(value2)],
+  ["kind", isString],
+  ["message", isString]
+]);
+var isScoreNameAsSpelled = (key) => key.length <= 64 && /^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(key);
+var isPlainScores = (value2) => {
+  if (!isObject2(value2)) return false;
+  for (const key in value2) if (!isScoreNameAsSpelled(key) || !isScoreValue(value2[key])) return false;
+  return true;
+};
+var isPlainGrades = (value2) => {
+  if (!isObject2(value2)) return false;
+  for (const id in value2) if (isBlank(id) || !Number.isSafeInteger(value2[id]) || value2[id] < 0) return false;
+  return true;
+};
+var PLAIN_FIELDS = {
+  id: (value2) => typeof value2 === "string" && !isBlank(value2),
+  question: isString,
+  retrieved_ids: isRankedIdList,
+  relevant_ids: (value2) => isIdList(value2) || isPlainGrades(value2),
+  answer: isString,
+  expected_answer: isString,
+  correct: isFlag,
+  retrieval_ok: isFlag,
+  answerable: isFlag,
+  refused: isFlag,
+  claims: (value2) => Array.isArray(value2) && value2.every((claim3) => isPlainObject2(claim3, CLAIM, CLAIM_REQUIRED)),
+  cited_ids: isIdList,
+  // NaN fails both comparisons, and +Infinity one.
+  answer_relevance: (value2) => typeof value2 === "number" && value2 >= 0 && value2 <= 1,
+  human_label: isLabel,
+  judge_label: isLabel,
+  closed_book_correct: isFlag,
+  tags: isStringList,
+  judged_by: (value2) => isPlainObject2(value2, JUDGED_BY_FIELD),
+  judge_errors: (value2) => Array.isArray(value2) && value2.every((error3) => isPlainObject2(error3, JUDGE_ERROR, JUDGE_ERROR_REQUIRED)),
+  retrieved_contexts: isStringList,
+  reference_contexts: isStringList,
+  scores: isPlainScores,
+  trace_url: isString,
+  run: (value2) => Number.isSafeInteger(value2) && value2 >= 1
+};
+var PLAIN_CHECKS = new Map(Object.entries(PLAIN_FIELDS));
+function readRecordFields(given) {
+  if (isPlainObject2(given, PLAIN_CHECKS, RECORD_REQUIRED) && crossFieldIssues(given).length === 0) {
+    const fields = given;
+    return { success: true, data: fields.scores === void 0 ? fields : { ...fields, scores: { ...fields.scores } } };
+  }
+  return resultRecordSchema.safeParse(given);
+}
+var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...FIELD_ALIASES.keys()]);
+function resolveRecord(fields, rule) {
+  const id = fields.id ?? questionId(fields.question);
+  const { reference_contexts: references, retrieved_contexts: contexts } = fields;
+  const retrievalByText = fields.relevant_ids === void 0 && references !== void 0 && contexts !== void 0;
+  let record3 = { ...fields, id };
+  if (retrievalByText) {
+    let retrieved = fields.retrieved_ids;
+    if (retrieved === void 0) {
+      retrieved = contexts.map(contextId);
+      const first = /* @__PURE__ */ new Map();
+      for (const [rank, docId] of retrieved.entries()) {
+        const earlier = first.get(docId);
+        if (earlier !== void 0) {
+          return {
+            problem: {
+              path: ["retrieved_contexts", rank],
+              message: `has the same text as retrieved_contexts[${earlier}]; a ranking holds each document once: remove the repeat`
+            }
+          };
+        }
+        first.set(docId, rank);
+      }
+    }
+    record3 = { ...record3, retrieved_ids: retrieved, relevant_ids: referenceIds(retrieved, contexts, references, rule) };
+  }
+  return { record: record3, derivation: { idFromQuestion: fields.id === void 0, retrievalByText } };
+}
+var TOOL_SCORE_NAMES = /* @__PURE__ */ new Set([
+  "faithfulness",
+  "answer_relevancy",
+  "context_precision",
+  "context_recall",
+  "context_entity_recall",
+  "answer_correctness",
+  "semantic_similarity",
+  "factual_correctness_mode_f1",
+  "contextual_precision",
+  "contextual_recall",
+  "contextual_relevancy",
+  "answer_relevancy_success"
+]);
+var FIELD_SYNONYMS = new Map(
+  Object.entries({
+    ground_truths: "expected_answer",
+    reference_answer: "expected_answer",
+    context: "reference_contexts",
+    input: "question",
+    query: "question",
+    is_correct: "correct"
+  })
+);
+function suggestField(unknown3) {
+  return FIELD_SYNONYMS.get(unknown3.toLowerCase()) ?? closestName(unknown3, KNOWN_FIELDS);
+}
+var RECORD_FIELDS = Object.keys(resultRecordSchema.shape);
+
+// src/sources/formats/detect.ts
 var DETECT_HEAD_BYTES = 64 * 1024;
 var DEEPEVAL_KEYS = /* @__PURE__ */ new Set(["testCases", "test_cases", "conversationalTestCases", "conversational_test_cases", "testRunData"]);
 var DEEPEVAL_OTHER_KEYS = /* @__PURE__ */ new Set([
@@ -46349,8 +45204,32 @@ function withEvidence(comparison, base, head) {
   };
 }
 
+// src/render/eval-json.ts
+init_entry_url();
+
+// src/render/scoring-words.ts
+init_entry_url();
+
 // src/render/gate-words.ts
 init_entry_url();
+
+// src/core/catalog/parse/retrieval-ok.ts
+init_entry_url();
+function parseRetrievalOkRule(text4) {
+  const [metricText, thresholdText, ...extra] = text4.split(">=");
+  const metric = parseRetrievalMetric(metricText);
+  if (thresholdText === void 0) {
+    if (metric.family !== "hit") {
+      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
+    }
+    return { name: metric.name, metric, threshold: 1 };
+  }
+  const threshold = Number(thresholdText);
+  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
+    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
+  }
+  return { name: `${metric.name}>=${threshold}`, metric, threshold };
+}
 
 // src/render/untrusted.ts
 init_entry_url();
@@ -46598,6 +45477,448 @@ function lostOutcomeText(lost) {
   const columns = lost.columns.map((name) => `${name} (from ${columnFields(name, false)})`).join(" and no ");
   const counted = lost.counted === "failed" ? `counted as failed in ${lost.tests.join(", ")}` : `left out of ${lost.tests.join(", ")}`;
   return `the head record has no ${columns}, which the base record has, so it is ${counted}: write ${lost.columns.length === 1 ? "it" : "them"}, or remove the question from the golden set`;
+}
+
+// src/render/scoring-words.ts
+function correctnessWords(rule) {
+  switch (rule.kind) {
+    case "contains":
+      return "expected answer contained in the answer";
+    case "exact":
+      return "answer equal to the expected answer";
+    case "f1":
+      return `token F1 with the expected answer at least ${rule.threshold}`;
+  }
+}
+var REFUSAL_DETECTOR_WORDS = `the text refusal detector (an empty answer, or a refusal phrase such as "I don't know" from the start of a word in its first ${REFUSAL_PREFIX_CHARS} characters)`;
+function contextMatchWords(rule) {
+  return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
+}
+function scoringLines(provenance, questions2, rules) {
+  const lines = [];
+  const foreign = provenance.formats.filter((format) => format !== "jsonl" && format !== "json-array");
+  if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join("; and as ")}`);
+  if (provenance.correctByRule > 0) {
+    lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural2(provenance.correctByRule, "question")} without a correct field)`);
+  }
+  if (provenance.refusedByDetector > 0) {
+    lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural2(provenance.refusedByDetector, "question")} without a refused field)`);
+  }
+  if (provenance.idsFromQuestion > 0) {
+    const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
+    lines.push(`ids derived from question text for ${of}`);
+  }
+  if (provenance.retrievalByText > 0) {
+    lines.push(`retrieval matched by text for ${plural2(provenance.retrievalByText, "question")}: ${contextMatchWords(rules.contextMatch)}`);
+  }
+  const scores = Object.keys(provenance.scores);
+  if (scores.length > 0) lines.push(`scores from the results, ${SCORE_NOT_CALIBRATED}: ${scores.join(", ")}`);
+  return lines;
+}
+function comparisonScoringLines(comparison, rules) {
+  const { base, head } = comparison.provenance;
+  const scores = { ...base.scores, ...head.scores };
+  const most = (key) => Math.max(base[key], head[key]);
+  const provenance = {
+    idsFromQuestion: most("idsFromQuestion"),
+    retrievalByText: most("retrievalByText"),
+    correctByRule: most("correctByRule"),
+    refusedByDetector: most("refusedByDetector"),
+    formats: [.../* @__PURE__ */ new Set([...base.formats, ...head.formats])],
+    scores
+  };
+  return scoringLines(provenance, void 0, rules);
+}
+
+// src/render/repeats-words.ts
+init_entry_url();
+
+// src/render/text-table.ts
+init_entry_url();
+var CELL_MAX_CHARS = 120;
+function textTable(cells, indent = "  ") {
+  const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
+  const widths = [];
+  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
+  const numeric = /^[-+\u2212]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^\u2014$|^$/;
+  const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
+  return rows.map(
+    (row) => indent + row.map((cell, i) => {
+      const pad = (widths[i] ?? 0) - [...cell].length;
+      return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
+    }).join("  ").trimEnd()
+  ).join("\n");
+}
+function fixed3(value2) {
+  return value2 === null || value2 === void 0 || Number.isNaN(value2) ? "\u2014" : value2.toFixed(3);
+}
+
+// src/render/repeats-words.ts
+var LISTED_FLAKY = 20;
+var PASS_K_DEFINITION = "pass@k: the chance that at least one of k runs of a question passes; pass^k: that all k pass (unbiased estimates from each question\u2019s c passes in n runs, averaged over questions; k is the fewest runs of any question)";
+function runsPerQuestionText(runsPerQuestion) {
+  return Object.entries(runsPerQuestion).sort(([a], [b]) => Number(b) - Number(a)).map(([runs, questions2]) => `${runs} run${runs === "1" ? "" : "s"} \xD7 ${questions2} question${questions2 === 1 ? "" : "s"}`).join(", ");
+}
+function passCountsText(outcomes) {
+  return Object.entries(outcomes).map(([metric, { passes, runs }]) => `${metric} ${passes}/${runs}`).join(", ");
+}
+function repeatsText(repeats) {
+  const lines = [`Repeated runs: ${repeats.records} records of ${repeats.questions} questions (${runsPerQuestionText(repeats.runsPerQuestion)})`];
+  if (repeats.outcomes.length > 0) {
+    lines.push(
+      textTable([
+        ["outcome", "flaky", "flaky rate", "k", "pass@k", "pass^k"],
+        ...repeats.outcomes.map((o) => [o.metric, `${o.flaky}/${o.repeated}`, fixed3(o.flakyRate), String(o.k), fixed3(o.passAtK), fixed3(o.passHatK)])
+      ]),
+      `  A question is flaky when its outcome differs across its runs. ${PASS_K_DEFINITION}.`
+    );
+  }
+  const flaky = repeats.flakyQuestions;
+  if (flaky.length > 0) {
+    const rows = flaky.slice(0, LISTED_FLAKY).map((q) => [q.id, passCountsText(q.outcomes), q.question.replace(/\s+/g, " ").slice(0, 80)]);
+    const more = flaky.length > LISTED_FLAKY ? `
+  \u2026 and ${flaky.length - LISTED_FLAKY} more (all in --json)` : "";
+    lines.push(`Flaky questions (passes/runs)
+${textTable([["id", "passes", "question"], ...rows])}${more}`);
+  }
+  return lines.join("\n");
+}
+function rateMovementWords(rates) {
+  if (rates.noise === null) return `${rates.broken} broken, ${rates.fixed} fixed (questions whose pass rate fell or rose)`;
+  const { noise } = rates;
+  return `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected (questions whose pass rate fell or rose; noise: each question's runs dealt at random between base and head, over the ${noise.questions} question${noise.questions === 1 ? "" : "s"} base ran at least twice)`;
+}
+function correctRunsWords(runs) {
+  return `correct in ${runs.head.passes}/${runs.head.runs} head runs vs ${runs.base.passes}/${runs.base.runs} base runs`;
+}
+var RATE_TEST_NAME = "sign-flip randomization on pass rates";
+function flakyRateWords(repeats) {
+  const rates = repeats.outcomes.filter((o) => o.repeated > 0).map((o) => `${o.flaky} of ${o.repeated} on ${o.metric} (${fixed3(o.flakyRate)})`);
+  return rates.length === 0 ? "no question ran twice" : `flaky questions: ${rates.join(", ")}`;
+}
+
+// src/render/eval-json.ts
+function evalJson(summary2, config2) {
+  const metrics = {};
+  for (const [name, metric] of Object.entries(summary2.metrics)) metrics[name] = metric.value;
+  return {
+    questions: summary2.questions,
+    metrics,
+    details: summary2.metrics,
+    excluded: summary2.excluded,
+    decomposition: summary2.decomposition,
+    judgeAgreement: summary2.judgeAgreement,
+    byTag: summary2.byTag,
+    provenance: summary2.provenance,
+    scoring: scoringLines(summary2.provenance, summary2.questions, config2),
+    warnings: summary2.warnings,
+    ...summary2.repeats === void 0 ? {} : { repeats: { ...summary2.repeats, definitions: { passAtK: PASS_K_DEFINITION } } },
+    config: {
+      retrievalOk: config2.retrievalOk.name,
+      correct: formatCorrectnessRule(config2.correctness),
+      contextMatch: formatContextMatchRule(config2.contextMatch)
+    }
+  };
+}
+
+// src/render/eval-text.ts
+init_entry_url();
+
+// src/render/holdout.ts
+init_entry_url();
+
+// src/core/holdout/gap.ts
+init_entry_url();
+
+// src/core/stats/two-proportions.ts
+init_entry_url();
+var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
+function newcombeInterval({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return [-1, 1];
+  const p1 = count1 / n1;
+  const p2 = count2 / n2;
+  const [l1, u1] = wilsonInterval(count1, n1);
+  const [l2, u2] = wilsonInterval(count2, n2);
+  const d = p1 - p2;
+  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
+}
+function twoProportionTest({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return { z: 0, pValue: 1, upperPValue: 1 };
+  const pooled = (count1 + count2) / (n1 + n2);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
+  const z3 = se === 0 ? 0 : (count1 / n1 - count2 / n2) / se;
+  const pValue = z3 === 0 ? 1 : (0, import_math_base_special_gammainc2.default)(z3 * z3 / 2, 0.5, true, true);
+  return { z: z3, pValue, upperPValue: z3 > 0 ? pValue / 2 : 1 - pValue / 2 };
+}
+
+// src/core/holdout/gap.ts
+var EXPECTED_GAP = { low: 0.03, high: 0.08 };
+var Z952 = 1.959963984540054;
+var PROPORTIONS = ["correct", "retrieval_ok"];
+function proportionGap(metric, values, dev, held) {
+  const tally = (rows) => {
+    let n = 0;
+    let count2 = 0;
+    for (const row of rows) {
+      const value2 = values[row];
+      if (Number.isNaN(value2)) continue;
+      n++;
+      if (value2 === 1) count2++;
+    }
+    return { n, count: count2 };
+  };
+  const d = tally(dev);
+  const h = tally(held);
+  const part = ({ n, count: count2 }) => ({ value: n === 0 ? null : count2 / n, n });
+  const both = d.n > 0 && h.n > 0;
+  return {
+    metric,
+    kind: "proportion",
+    development: part(d),
+    holdout: part(h),
+    gap: both ? d.count / d.n - h.count / h.n : null,
+    ci: both ? newcombeInterval({ count1: d.count, n1: d.n, count2: h.count, n2: h.n }) : null
+  };
+}
+function meanGap(metric, values, dev, held) {
+  const moments = (rows) => {
+    const kept = rows.map((row) => values[row]).filter((value2) => !Number.isNaN(value2));
+    const n = kept.length;
+    const mean3 = n === 0 ? 0 : kept.reduce((sum, value2) => sum + value2, 0) / n;
+    const variance = n < 2 ? 0 : kept.reduce((sum, value2) => sum + (value2 - mean3) ** 2, 0) / (n - 1);
+    return { n, mean: mean3, variance };
+  };
+  const d = moments(dev);
+  const h = moments(held);
+  const both = d.n > 0 && h.n > 0;
+  const gap = d.mean - h.mean;
+  const half = Z952 * Math.sqrt(d.variance / Math.max(1, d.n) + h.variance / Math.max(1, h.n));
+  return {
+    metric,
+    kind: "mean",
+    development: { value: d.n === 0 ? null : d.mean, n: d.n },
+    holdout: { value: h.n === 0 ? null : h.mean, n: h.n },
+    gap: both ? gap : null,
+    ci: both ? [gap - half, gap + half] : null
+  };
+}
+var band = (gap) => gap < EXPECTED_GAP.low ? "small" : gap <= EXPECTED_GAP.high ? "expected" : "overfit";
+function readGap(gap, ci) {
+  const kind = band(gap);
+  return { kind, certain: band(ci[0]) === kind && band(ci[1]) === kind };
+}
+function evaluateHoldout(run2, split, gradedMetrics) {
+  const dev = [];
+  const held = [];
+  const unassigned = [];
+  const present = /* @__PURE__ */ new Set();
+  run2.ids.forEach((id, row) => {
+    present.add(id);
+    if (split.holdout.has(id)) held.push(row);
+    else if (split.development.has(id)) dev.push(row);
+    else unassigned.push(id);
+  });
+  const holdoutMissing = [...split.holdout].filter((id) => !present.has(id));
+  const carried = (name) => run2.columns.has(name);
+  const metrics = [
+    ...PROPORTIONS.filter(carried).map((name) => proportionGap(name, column(run2, name), dev, held)),
+    ...gradedMetrics.filter(carried).map((name) => meanGap(name, column(run2, name), dev, held))
+  ];
+  const headline = metrics.find((metric) => metric.kind === "proportion" && metric.gap !== null) ?? null;
+  return {
+    development: dev.length,
+    holdout: held.length,
+    unassigned,
+    holdoutMissing,
+    metrics,
+    headline,
+    reading: headline === null ? null : readGap(headline.gap, headline.ci)
+  };
+}
+
+// src/render/holdout.ts
+function holdoutLeftOutText(count2) {
+  return `${plural2(count2, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
+}
+var points = (share) => {
+  const text4 = Math.abs(share * 100).toFixed(1);
+  return share < 0 && text4 !== "0.0" ? `\u2212${text4}` : text4;
+};
+function gapReadingText(metric, reading) {
+  const gap = metric.gap;
+  const [low, high] = metric.ci;
+  const band2 = `${EXPECTED_GAP.low * 100}\u2013${EXPECTED_GAP.high * 100} points`;
+  const direction = gap >= 0 ? `${points(gap)} points lower` : `${points(-gap)} points higher`;
+  const measured = `${metricLabel(metric.metric)} is ${direction} on the holdout than on the development questions (gap ${points(gap)} points, 95% CI ${points(low)} to ${points(high)})`;
+  const unsure = reading.certain ? "" : "; the interval reaches beyond this band, so more holdout questions would be needed to be sure";
+  switch (reading.kind) {
+    case "small":
+      return `${measured}: less than the ${band2} the reference expects, no sign that the pipeline was fitted to the development questions${unsure}.`;
+    case "expected":
+      return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
+    case "overfit":
+      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
+  }
+}
+function metricLabel(metric) {
+  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
+}
+function ledgerText(status) {
+  if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";
+  return `The holdout has been looked at ${plural2(status.looks, "time")} (for ${plural2(status.looks, "commit")}) since it was drawn: it is no longer a clean holdout, since what was learnt from each look leaks into the pipeline. Draw a new one with rag-gate split --rotate.`;
+}
+function gapRows(evaluation) {
+  return evaluation.metrics.map((metric) => [
+    metric.metric,
+    fixed3(metric.development.value),
+    fixed3(metric.holdout.value),
+    metric.gap === null ? "" : formatDelta(metric.gap),
+    metric.ci === null ? "" : `[${formatDelta(metric.ci[0])}, ${formatDelta(metric.ci[1])}]`,
+    `${metric.development.n}/${metric.holdout.n}`
+  ]);
+}
+function notes(evaluation) {
+  return [
+    evaluation.holdoutMissing.length > 0 ? `${plural2(evaluation.holdoutMissing.length, "holdout question")} missing from the results: the gap is measured without them.` : "",
+    evaluation.unassigned.length > 0 ? `${plural2(evaluation.unassigned.length, "question")} in the results but not in the holdout file (added to the golden set since the split) left out; run rag-gate split to assign them.` : "",
+    evaluation.headline === null ? "No question carries correct or retrieval_ok on both sides: there is no gap to read." : ""
+  ].filter(Boolean);
+}
+function renderHoldoutText(files, evaluation, ledger) {
+  const sections = [
+    `rag-gate holdout: ${inertText(files, 400)}: ${plural2(evaluation.development, "development question")}, ${plural2(evaluation.holdout, "holdout question")}`
+  ];
+  if (evaluation.headline !== null && evaluation.reading !== null) sections.push(gapReadingText(evaluation.headline, evaluation.reading));
+  if (evaluation.metrics.length > 0)
+    sections.push(
+      `Gap = development \u2212 holdout
+${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation)])}`
+    );
+  sections.push(...notes(evaluation), ledgerText(ledger));
+  return `${sections.join("\n\n")}
+`;
+}
+function renderHoldoutMarkdown(evaluation, ledger) {
+  const lines = [
+    `### rag-gate: holdout evaluation`,
+    "",
+    `${plural2(evaluation.development, "development question")}, ${plural2(evaluation.holdout, "holdout question")}.`,
+    ""
+  ];
+  if (evaluation.headline !== null && evaluation.reading !== null) lines.push(`**${gapReadingText(evaluation.headline, evaluation.reading)}**`, "");
+  if (evaluation.metrics.length > 0) {
+    lines.push("| metric | development | holdout | gap | 95% CI | n (dev/holdout) |", "|---|---:|---:|---:|---|---:|");
+    for (const row of gapRows(evaluation)) lines.push(`| \`${row[0]}\` | ${row.slice(1).join(" | ")} |`);
+    lines.push("");
+  }
+  for (const note2 of notes(evaluation)) lines.push(note2, "");
+  lines.push(ledger.clean ? ledgerText(ledger) : `> [!WARNING]
+> ${ledgerText(ledger)}`, "");
+  if (ledger.earlier.length > 0) {
+    lines.push("Earlier looks at this holdout:", "");
+    for (const entry of ledger.earlier)
+      lines.push(`- ${codeQuoted(entry.date, 40)}, commit ${codeQuoted(entry.commit ?? "unknown", 40)}, by ${codeQuoted(entry.by, 100)}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+function holdoutJson(look) {
+  const { evaluation, ledger, entry } = look;
+  return {
+    ...evaluation,
+    reading: evaluation.reading === null || evaluation.headline === null ? null : { ...evaluation.reading, metric: evaluation.headline.metric, message: gapReadingText(evaluation.headline, evaluation.reading) },
+    expectedGap: EXPECTED_GAP,
+    ledger: { looks: ledger.looks, clean: ledger.clean, earlier: ledger.earlier, message: ledgerText(ledger) },
+    entry
+  };
+}
+
+// src/render/eval-text.ts
+var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
+function metricRow(name, summary2) {
+  const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
+  const count2 = summary2.count === void 0 ? "" : `${Number(summary2.count.toFixed(2))}/${summary2.n}`;
+  return [name, fixed3(summary2.value), ci, count2 || String(summary2.n)];
+}
+function metricTable(summary2, names) {
+  const rows = names.flatMap((name) => {
+    const metric = summary2.metrics[name];
+    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
+  });
+  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
+}
+function ratioLine(part, whole) {
+  return `(${part}/${whole})`;
+}
+function decompositionText(summary2, retrievalOkRule) {
+  const d = summary2.decomposition;
+  if (d.n === 0) return null;
+  const rows = [
+    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
+    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
+    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
+    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
+    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
+    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
+    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
+  ];
+  if (d.closedBook) {
+    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
+    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
+  }
+  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
+${textTable(rows)}`;
+}
+function tagTable(summary2, headline) {
+  const tags = Object.entries(summary2.byTag);
+  if (tags.length === 0) return null;
+  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
+  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
+  return `By tag
+${textTable([["tag", "questions", ...columns], ...rows])}`;
+}
+function renderEvalText(file2, summary2, config2, holdoutLeftOut) {
+  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
+  const { excluded } = summary2;
+  const notes2 = [
+    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
+    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
+    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
+    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
+  ].filter(Boolean);
+  if (holdoutLeftOut !== void 0) notes2.push(holdoutLeftOutText(holdoutLeftOut.length));
+  const scoring2 = scoringLines(summary2.provenance, summary2.questions, config2);
+  const sections = [
+    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes2.length > 0 ? ` (${notes2.join("; ")})` : ""}${scoring2.map((line) => `
+  ${line}`).join("")}`
+  ];
+  const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
+  if (retrieval) sections.push(`Retrieval
+${retrieval}`);
+  const generation = metricTable(summary2, GENERATION_METRICS);
+  if (generation) sections.push(`Generation
+${generation}`);
+  const scores = metricTable(summary2, Object.keys(summary2.provenance.scores).map(scoreMetric));
+  if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})
+${scores}`);
+  if (summary2.repeats) sections.push(repeatsText(summary2.repeats));
+  sections.push(decompositionText(summary2, config2.retrievalOk.name));
+  const agreement = summary2.judgeAgreement;
+  if (agreement) {
+    sections.push(
+      `Judge agreement with humans
+${textTable([
+        ["kappa", "observed", "chance", "n"],
+        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
+      ])}`
+    );
+  }
+  sections.push(tagTable(summary2, headlineMetrics(config2.retrievalOk.metric.name)));
+  if (summary2.warnings.length > 0) sections.push(`Warnings
+${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.filter((s) => s !== null).join("\n\n")}
+`;
 }
 
 // src/sources/parallel.ts
@@ -47595,26 +46916,6 @@ function redactor(secrets) {
   };
 }
 
-// src/render/text-table.ts
-init_entry_url();
-var CELL_MAX_CHARS = 120;
-function textTable(cells, indent = "  ") {
-  const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
-  const widths = [];
-  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
-  const numeric = /^[-+\u2212]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^\u2014$|^$/;
-  const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
-  return rows.map(
-    (row) => indent + row.map((cell, i) => {
-      const pad = (widths[i] ?? 0) - [...cell].length;
-      return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
-    }).join("  ").trimEnd()
-  ).join("\n");
-}
-function fixed3(value2) {
-  return value2 === null || value2 === void 0 || Number.isNaN(value2) ? "\u2014" : value2.toFixed(3);
-}
-
 // src/render/settings-text.ts
 var redactUserinfo = redactor([]);
 function describeOrigin(origin) {
@@ -47656,388 +46957,1038 @@ async function resultFiles(pattern, setting, origin) {
   return files;
 }
 
-// src/pipeline/policy.ts
+// src/pipeline/report.ts
 init_entry_url();
 
-// src/core/holdout/split.ts
+// src/core/compare/policy.ts
 init_entry_url();
 
-// node_modules/@noble/hashes/hmac.js
+// src/core/catalog/settings.ts
 init_entry_url();
-var _HMAC = class {
-  oHash;
-  iHash;
-  blockLen;
-  outputLen;
-  canXOF = false;
-  finished = false;
-  destroyed = false;
-  constructor(hash2, key) {
-    ahash(hash2);
-    abytes(key, void 0, "key");
-    this.iHash = hash2.create();
-    if (typeof this.iHash.update !== "function")
-      throw new Error("expected Hash instance");
-    this.blockLen = this.iHash.blockLen;
-    this.outputLen = this.iHash.outputLen;
-    const blockLen = this.blockLen;
-    const pad = new Uint8Array(blockLen);
-    pad.set(key.length > blockLen ? hash2.create().update(key).digest() : key);
-    for (let i = 0; i < pad.length; i++)
-      pad[i] ^= 54;
-    this.iHash.update(pad);
-    this.oHash = hash2.create();
-    for (let i = 0; i < pad.length; i++)
-      pad[i] ^= 54 ^ 92;
-    this.oHash.update(pad);
-    clean(pad);
-  }
-  update(buf) {
-    aexists(this);
-    this.iHash.update(buf);
-    return this;
-  }
-  digestInto(out) {
-    aexists(this);
-    aoutput(out, this);
-    this.finished = true;
-    const buf = out.subarray(0, this.outputLen);
-    this.iHash.digestInto(buf);
-    this.oHash.update(buf);
-    this.oHash.digestInto(buf);
-    this.destroy();
-  }
-  digest() {
-    const out = new Uint8Array(this.oHash.outputLen);
-    this.digestInto(out);
-    return out;
-  }
-  _cloneInto(to) {
-    to ||= Object.create(Object.getPrototypeOf(this), {});
-    const { oHash, iHash, finished, destroyed, blockLen, outputLen, canXOF } = this;
-    to = to;
-    to.finished = finished;
-    to.destroyed = destroyed;
-    to.blockLen = blockLen;
-    to.outputLen = outputLen;
-    to.canXOF = canXOF;
-    to.oHash = oHash._cloneInto(to.oHash);
-    to.iHash = iHash._cloneInto(to.iHash);
-    return to;
-  }
-  clone() {
-    return this._cloneInto();
-  }
-  destroy() {
-    this.destroyed = true;
-    this.oHash.destroy();
-    this.iHash.destroy();
-  }
-};
-var hmac = /* @__PURE__ */ (() => {
-  const hmac_ = ((hash2, key, message) => new _HMAC(hash2, key).update(message).digest());
-  hmac_.create = (hash2, key) => new _HMAC(hash2, key);
-  return hmac_;
-})();
 
-// src/core/holdout/split.ts
-function holdoutHash(key, id) {
-  const digest2 = hmac(sha256, utf8ToBytes(`${key.seed}\0${key.rotation}`), utf8ToBytes(id));
-  let value2 = 0;
-  for (let i = 0; i < 6; i++) value2 = value2 * 256 + digest2[i];
-  return value2 / 2 ** 48;
+// src/core/catalog/parse/floor.ts
+init_entry_url();
+function parseFloor(text4) {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
+  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = "", op, valueText = ""] = match;
+  const value2 = Number(valueText);
+  if (!Number.isFinite(value2)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
+  return { metric: floorMetric(name), op: op === "<=" ? "<=" : ">=", value: value2 };
 }
-function strataOf(question) {
-  const tags = [...new Set(question.tags)];
-  return [void 0, ...tags.length === 0 ? [null] : tags];
+function floorMetric(name) {
+  if (answerMetric(name) !== void 0) return name;
+  const score = isScoreMetric(name) ? scoreNameOf(name) : name;
+  try {
+    return parseRetrievalMetric(name).name;
+  } catch (error3) {
+    if (!(error3 instanceof MetricNameError) || scoreName(score) !== score) throw error3;
+    return scoreMetric(score);
+  }
 }
-function drawSplit(questions2, key, previous) {
-  const side = /* @__PURE__ */ new Map();
-  for (const id of previous?.holdout ?? []) side.set(id, "holdout");
-  for (const id of previous?.development ?? []) side.set(id, "development");
-  const counts = /* @__PURE__ */ new Map();
-  const count2 = (question, held) => {
-    for (const stratum of strataOf(question)) {
-      const c = counts.get(stratum) ?? { n: 0, held: 0 };
-      c.n++;
-      if (held) c.held++;
-      counts.set(stratum, c);
-    }
+
+// src/core/catalog/policy-order.ts
+init_entry_url();
+var higherIsTighter = (base, head) => head === base ? "same" : head > base ? "tighter" : "looser";
+var lowerIsTighter = (base, head) => head === base ? "same" : head < base ? "tighter" : "looser";
+function strictestLast(...values) {
+  return (base, head) => {
+    if (base === head) return "same";
+    const from = values.indexOf(base);
+    const to = values.indexOf(head);
+    if (from < 0 || to < 0) return "changed";
+    return to > from ? "tighter" : "looser";
   };
-  const fresh = [];
-  for (const question of questions2) {
-    const known = side.get(question.id);
-    if (known === void 0) fresh.push({ question, hash: holdoutHash(key, question.id) });
-    else count2(question, known === "holdout");
-  }
-  fresh.sort((a, b) => a.hash - b.hash || (a.question.id < b.question.id ? -1 : a.question.id > b.question.id ? 1 : 0));
-  for (const { question } of fresh) {
-    let shortfall = 0;
-    for (const stratum of strataOf(question)) {
-      const c = counts.get(stratum) ?? { n: 0, held: 0 };
-      shortfall += key.share * (c.n + 1) - c.held - 0.5;
-    }
-    const held = shortfall > 0;
-    side.set(question.id, held ? "holdout" : "development");
-    count2(question, held);
-  }
-  const holdout = [];
-  const development = [];
-  for (const question of questions2) (side.get(question.id) === "holdout" ? holdout : development).push(question.id);
-  return { seed: key.seed, rotation: key.rotation, share: key.share, holdout, development };
 }
-function holdoutFingerprint(split) {
-  const ids2 = [...split.holdout].sort(byCodeUnits);
-  return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
+var unordered = (base, head) => canonicalText(base) === canonicalText(head) ? "same" : "changed";
+function byContainment(headHoldsBase, baseHoldsHead) {
+  if (headHoldsBase && baseHoldsHead) return "same";
+  if (headHoldsBase) return "tighter";
+  return baseHoldsHead ? "looser" : "changed";
 }
-
-// src/pipeline/settings.ts
-init_entry_url();
-
-// src/sources/config-file.ts
-init_entry_url();
-var import_promises10 = require("node:fs/promises");
-var import_yaml2 = __toESM(require_dist(), 1);
-
-// src/sources/yaml-bounds.ts
-init_entry_url();
-var import_yaml = __toESM(require_dist(), 1);
-var MAX_YAML_BYTES = 1024 * 1024;
-var MAX_YAML_DEPTH = 32;
-var MAX_YAML_NODES = 1e4;
-function lineOverSize(bytes) {
-  if (bytes.length <= MAX_YAML_BYTES) return null;
-  let line = 1;
-  for (let i = 0; i < MAX_YAML_BYTES; i++) if (bytes[i] === 10) line++;
-  return line;
-}
-var OVER_SIZE_MESSAGE = `is over 1 MiB (${MAX_YAML_BYTES.toLocaleString("en-US")} bytes), the most a config file may hold (a real one holds a few kB); it passes that on this line`;
-function children(node3) {
-  if (!(0, import_yaml.isCollection)(node3)) return [];
-  const items = [];
-  for (const item of node3.items) {
-    if ((0, import_yaml.isPair)(item)) {
-      if (item.key !== null && typeof item.key === "object") items.push(item.key);
-      if (item.value !== null && typeof item.value === "object") items.push(item.value);
-    } else items.push(item);
-  }
-  return items;
-}
-function yamlBoundProblem(document2, lineOf) {
-  const root2 = document2.contents;
-  if (root2 === null) return null;
-  const anchors = /* @__PURE__ */ new Map();
-  const extents = /* @__PURE__ */ new Map();
-  const stack = [{ node: root2, depth: 1, entered: false }];
-  let seen = 0;
-  const problem = (node3, message) => ({ line: lineOf(node3), message });
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1];
-    const { node: node3, depth } = top;
-    if (!top.entered) {
-      top.entered = true;
-      if (depth > MAX_YAML_DEPTH) return problem(node3, `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
-      if (++seen > MAX_YAML_NODES) return problem(node3, `holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values; a config file needs a few dozen`);
-      if ((0, import_yaml.isAlias)(node3)) continue;
-      if (node3.anchor !== void 0) anchors.set(node3.anchor, node3);
-      for (const child of children(node3).reverse()) stack.push({ node: child, depth: depth + 1, entered: false });
-      continue;
-    }
-    stack.pop();
-    let extent;
-    if ((0, import_yaml.isAlias)(node3)) {
-      const target = anchors.get(node3.source);
-      if (target === void 0) return problem(node3, `the alias *${node3.source} has no anchor &${node3.source} before it`);
-      const expanded = extents.get(target);
-      if (expanded === void 0) return problem(node3, `the alias *${node3.source} is inside the node it names, which would never end`);
-      extent = expanded;
-    } else {
-      const inner = children(node3).map((child) => extents.get(child));
-      extent = { depth: 1 + Math.max(0, ...inner.map((e) => e.depth)), nodes: 1 + inner.reduce((sum, e) => sum + e.nodes, 0) };
-    }
-    if (depth - 1 + extent.depth > MAX_YAML_DEPTH)
-      return problem(node3, `with its aliases expanded, nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
-    if (extent.nodes > MAX_YAML_NODES)
-      return problem(
-        node3,
-        `with its aliases expanded, holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values (an alias bomb?); a config file needs a few dozen`
-      );
-    extents.set(node3, extent);
-  }
-  return null;
-}
-
-// src/sources/config-file.ts
-var GATES_KEY = "gates";
-var FILE_KEYS = new Map(
-  Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
+var moreIsTighter = (base, head) => byContainment(
+  [...base].every((item) => head.has(item)),
+  [...head].every((item) => base.has(item))
 );
-var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
-var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
-var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], {
-  error: "must be a text, a number, true/false or a list of those"
-});
-var mappings = {
-  fields: external_exports.union([value, external_exports.record(external_exports.string(), scalar)], { error: "must be a mapping such as {question: prompt}, or a list of ours=yours" }).optional()
-};
-var settingsMap = external_exports.object(mappings, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' }).catchall(value);
-var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
-async function readConfigFile(file2, options) {
-  let bytes;
-  try {
-    bytes = options.content ?? await (0, import_promises10.readFile)(file2);
-  } catch (error3) {
-    if (!options.required && error3.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
-    throw readFailure(file2, error3);
+function floorsHeld(outer, inner) {
+  return outer.every(
+    (floor) => inner.some(
+      (other) => other.metric === floor.metric && other.op === floor.op && (floor.op === ">=" ? other.value >= floor.value : other.value <= floor.value)
+    )
+  );
+}
+var floorsOrder = (base, head) => byContainment(floorsHeld(base, head), floorsHeld(head, base));
+function canonicalText(value2) {
+  return JSON.stringify(canonical(value2)) ?? "undefined";
+}
+function canonical(value2) {
+  if (value2 instanceof Set) return [...value2].map(canonical).sort(byJson);
+  if (value2 instanceof Map) return [...value2].map(([key, item]) => [canonical(key), canonical(item)]).sort(byJson);
+  if (Array.isArray(value2)) return value2.map(canonical);
+  if (typeof value2 === "object" && value2 !== null) {
+    const entries = Object.entries(value2).filter(([, item]) => typeof item !== "function").sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+    return Object.fromEntries(entries.map(([key, item]) => [key, canonical(item)]));
   }
-  const overSize = lineOverSize(bytes);
-  if (overSize !== null) throw InputError.single({ file: file2, line: overSize, message: OVER_SIZE_MESSAGE });
-  const text4 = utf8Text(file2, bytes);
-  const lines = new import_yaml2.LineCounter();
-  const document2 = (0, import_yaml2.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
-  const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
-  const keyLine = (path) => {
-    const parent = path.length === 1 ? document2.contents : document2.getIn(path.slice(0, -1), true);
-    const pair2 = (0, import_yaml2.isMap)(parent) ? parent.items.find((item) => (0, import_yaml2.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
-    return pair2 !== void 0 && (0, import_yaml2.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document2.getIn(path, true));
-  };
-  if (document2.errors.length > 0) {
-    const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    const words = (error3) => error3.code === "RESOURCE_EXHAUSTION" ? `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5` : `not valid YAML: ${firstLine(error3.message)}`;
-    throw new InputError(document2.errors.map((error3) => ({ file: file2, line: error3.linePos?.[0].line, message: words(error3) })));
+  return value2;
+}
+function byJson(a, b) {
+  const x = JSON.stringify(a);
+  const y = JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// src/core/catalog/log-fields.ts
+init_entry_url();
+var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
+
+// src/core/catalog/parse/time.ts
+init_entry_url();
+var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
+function parseDuration(text4) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
+  const value2 = match === null ? Number.NaN : Number(match[1]) * UNIT_MS[match[2]];
+  if (!(value2 >= 1)) throw new SettingError(`"${text4}" is not a length of time such as 60s, 30m, 6h, 1d or 1w`);
+  return value2;
+}
+function parseTimestamp(value2) {
+  if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
+  if (typeof value2 === "number") {
+    if (!Number.isFinite(value2) || value2 < 0) return void 0;
+    if (value2 < 1e11) return value2 * 1e3;
+    if (value2 < 1e14) return value2;
+    if (value2 < 1e17) return value2 / 1e3;
+    return value2 / 1e6;
   }
-  const problems = [];
-  const root2 = document2.contents;
-  if (root2 === null || (0, import_yaml2.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
-  if (!(0, import_yaml2.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-  const bound = yamlBoundProblem(document2, (node3) => lineOf(node3));
-  if (bound !== null) throw InputError.single({ file: file2, ...bound });
-  let data;
-  try {
-    data = document2.toJS({ maxAliasCount: 100 });
-  } catch (error3) {
-    let alias;
-    (0, import_yaml2.visit)(document2, { Alias: (_, node3) => void (alias ??= node3) });
-    throw InputError.single({ file: file2, line: alias === void 0 ? void 0 : lineOf(alias), message: `not valid YAML: ${error3.message}` });
+  if (typeof value2 !== "string") return void 0;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
+  const ms = Date.parse(value2.trim().replace(" ", "T"));
+  return Number.isNaN(ms) ? void 0 : ms;
+}
+
+// src/core/catalog/settings.ts
+function splitList(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
+}
+function splitLines(text4) {
+  return text4.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
+}
+function parseCutoffs(text4) {
+  const items = splitList(text4);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
   }
-  const parsed = fileSchema.safeParse(data);
-  if (!parsed.success) {
-    for (const issue3 of parsed.error.issues) {
-      problems.push({ file: file2, line: keyLine(issue3.path), field: issue3.path.join(".") || void 0, message: issue3.message });
-    }
-    throw new InputError(problems);
-  }
-  const layer = (values, path, section) => {
-    const out = /* @__PURE__ */ new Map();
-    for (const [key, raw] of Object.entries(values)) {
-      if (path.length === 0 && key === GATES_KEY) continue;
-      const where = { file: file2, line: keyLine([...path, key]), field: [...path, key].join(".") };
-      const name = FILE_KEYS.get(key);
-      if (name === void 0) {
-        const known = Object.hasOwn(SETTINGS, key);
-        const hint = closestName(key, FILE_KEYS.keys());
-        problems.push({
-          ...where,
-          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
-        });
-        continue;
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+function parseAlpha(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseKappaFloor(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1)
+    throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseMinEffect(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
+  return value2;
+}
+function parsePermutations(text4) {
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
+  return value2;
+}
+var EXTRA_TESTS = ["t", "wilcoxon"];
+function parseExtraTests(text4) {
+  const tests = splitList(text4);
+  for (const test of tests)
+    if (!EXTRA_TESTS.includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
+  return new Set(tests);
+}
+function parseFailOn(text4) {
+  const gates = splitList(text4);
+  for (const gate of gates) {
+    if (isScoreGate(gate)) {
+      const name = scoreNameOf(gate);
+      if (scoreName(name) !== name) {
+        throw new SettingError(
+          `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`
+        );
       }
-      const mapping = typeof raw === "object" && raw !== null && !Array.isArray(raw);
-      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : mapping ? Object.entries(raw).map(([key2, item]) => `${key2}=${String(item)}`).join("\n") : String(raw);
-      out.set(name, { text: text5, origin: { kind: "file", file: file2, line: where.line ?? 1, ...section === void 0 ? {} : { section } } });
-    }
-    return out;
+    } else if (!GATE_CATEGORIES.includes(gate))
+      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}, or score:NAME for a score in the results`);
+  }
+  return new Set(gates);
+}
+function parseGraded(text4) {
+  const graded = new Set(GRADED_ANSWER_METRICS);
+  return [...new Set(splitList(text4).map((name) => graded.has(name) ? name : parseRetrievalMetric(name).name))];
+}
+function parseFloors(text4) {
+  return splitLines(text4).map(parseFloor);
+}
+function parsePositiveNumber(text4) {
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
+  return value2;
+}
+function parseOptionalPerMinute(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
+  return value2;
+}
+function parseWholeAtLeastOne(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1, got "${text4}"`);
+  return value2;
+}
+function parseOptionalPrNumber(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a pull request number, got "${text4}"`);
+  return value2;
+}
+function oneOf(...values) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (!values.includes(value2)) throw new SettingError(`must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${text4}"`);
+    return value2;
   };
-  const { [GATES_KEY]: gates, ...top } = parsed.data;
-  const topLayer = layer(top, []);
-  let sectionLayer = /* @__PURE__ */ new Map();
-  if (gates !== void 0) {
-    const sections = Object.keys(gates);
-    const selected = gates[options.tag];
-    if (selected === void 0) {
-      problems.push({
-        file: file2,
-        line: keyLine([GATES_KEY]),
-        field: GATES_KEY,
-        message: `has no section "${options.tag}" (the comment tag of this run); it has ${sections.map((s) => `"${s}"`).join(", ")}: set comment-tag to one of them`
-      });
-    } else {
-      sectionLayer = layer(selected, [GATES_KEY, options.tag], options.tag);
+}
+function nonEmpty(what) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (value2 === "") throw new SettingError(`must name ${what}`);
+    return value2;
+  };
+}
+function parseShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a share between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseCount(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
+  return value2;
+}
+function parseRelevanceLevel(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
+    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
+  return value2;
+}
+function parseNdcgGains(text4) {
+  const gains = /* @__PURE__ */ new Map();
+  for (const item of splitList(text4)) {
+    const match = /^(\d+)\s*=\s*(\S+)$/.exec(item);
+    const grade2 = Number(match?.[1]);
+    const gain = Number(match?.[2]);
+    if (!match || !Number.isSafeInteger(grade2) || !Number.isFinite(gain)) {
+      throw new SettingError(`"${item}" is not grade=gain with a whole grade \u2265 0 and a number, as in 0=0,1=1,2=3,3=7`);
     }
+    if (gains.has(grade2)) throw new SettingError(`grade ${grade2} has two gains`);
+    gains.set(grade2, gain);
   }
-  if (problems.length > 0) throw new InputError(problems);
-  return { top: topLayer, section: sectionLayer };
+  return gains;
 }
-
-// src/pipeline/settings.ts
-async function loadSettings(given) {
-  const tag = commentTag(given);
-  const configText = given.get("config")?.text ?? SETTINGS.config.default;
-  return resolveOver(given, await readConfigFile(configText.trim(), { required: given.has("config"), tag }));
+function parseHoldoutShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text4}"`);
+  return value2;
 }
-async function loadBaseSettings(given, file2) {
-  const tag = commentTag(given);
-  const layers = file2.content === null ? { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() } : await readConfigFile(file2.name, { required: true, tag, content: file2.content });
-  return resolveOver(given, layers);
+function parseBoolean(text4) {
+  const value2 = text4.trim().toLowerCase();
+  if (value2 === "true") return true;
+  if (value2 === "false") return false;
+  throw new SettingError(`must be true or false, got "${text4}"`);
 }
-function commentTag(given) {
-  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
-  try {
-    return SETTINGS["comment-tag"].parse(tagText);
-  } catch (error3) {
-    if (!(error3 instanceof SettingError)) throw error3;
-    throw new SettingError(
-      describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error3.message })
-    );
+function parseFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  const ours = /* @__PURE__ */ new Set();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as question=prompt`);
+    const [, canonical2 = "", yours = ""] = match;
+    if (!RECORD_FIELDS.includes(canonical2)) {
+      const hint = closestName(canonical2, RECORD_FIELDS);
+      throw new SettingError(`"${canonical2}" is not a field of the results format${hint === void 0 ? "" : `; did you mean "${hint}"?`}`);
+    }
+    if (ours.has(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
+    ours.add(canonical2);
+    map5.set(yours.trim(), canonical2);
   }
+  return map5;
 }
-function resolveOver(given, file2) {
-  const layers = [given, file2.section, file2.top];
-  const { settings, origins } = resolveSettings(layers, describeProblem);
-  const texts2 = {};
+function parseLogFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
+    const [, canonical2 = "", yours = ""] = match;
+    if (!LOG_FIELDS.includes(canonical2)) {
+      const hint = closestName(canonical2, LOG_FIELDS);
+      throw new SettingError(
+        `"${canonical2}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
+      );
+    }
+    if ([...map5.values()].includes(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
+    map5.set(yours.trim(), canonical2);
+  }
+  return map5;
+}
+function parseDeploys(text4) {
+  return splitLines(text4).map((item) => {
+    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
+    if (at === void 0) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
+    return at;
+  });
+}
+function parseOptionalThreshold(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseLabel(text4) {
+  const label2 = text4.trim();
+  if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
+    throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
+  return label2;
+}
+function parseApprovals(text4) {
+  const items = splitList(text4);
+  for (const item of items) if (item !== "policy" && item !== "gold") throw new SettingError(`"${item}" cannot be approved; use policy, gold or both`);
+  return new Set(items);
+}
+function parseTraceUrl(text4) {
+  const template = text4.trim();
+  if (template === "") return void 0;
+  if (!/^https?:\/\/\S+$/i.test(template)) throw new SettingError(`must be an http(s) URL without spaces, got "${text4}"`);
+  if (!template.includes("{id}"))
+    throw new SettingError(`must hold {id} where the question's id goes, such as https://traces.example.com/runs/{id}; got "${text4}"`);
+  return template;
+}
+var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
+var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
+function parseCommentTag(text4) {
+  const tag = text4.trim();
+  if (!COMMENT_TAG.test(tag))
+    throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
+  return tag;
+}
+var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
+var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
+var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
+var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
+var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
+var judgeCommands = (flag2) => ({ flags: { judge: flag2, calibrate: flag2 } });
+var judgeAndMonitor = (flag2) => ({ flags: { judge: flag2, calibrate: flag2, monitor: flag2 } });
+var SETTINGS = {
+  config: {
+    name: "config",
+    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
+    default: "rag-gate.yml",
+    parse: nonEmpty("a file"),
+    cli: everywhere("--config <file>"),
+    action: true,
+    config: false
+  },
+  "comment-tag": {
+    name: "comment-tag",
+    description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
+    default: "default",
+    parse: parseCommentTag,
+    cli: everywhere("--comment-tag <tag>"),
+    action: true,
+    config: false
+  },
+  results: {
+    name: "results",
+    description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
+    action: true,
+    config: true
+  },
+  baseline: {
+    name: "baseline",
+    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--base <glob>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  golden: {
+    name: "golden",
+    description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  holdout: {
+    name: "holdout",
+    description: "the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "holdout-share": {
+    name: "holdout-share",
+    description: "the share of the golden set split holds out, stratified by tag",
+    default: "0.3",
+    parse: parseHoldoutShare,
+    cli: { flags: { split: "--holdout <share>" } },
+    action: false,
+    config: true
+  },
+  "holdout-seed": {
+    name: "holdout-seed",
+    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
+    default: "rag-gate",
+    parse: nonEmpty("a seed"),
+    cli: { flags: { split: "--seed <seed>" } },
+    action: false,
+    config: true
+  },
+  "holdout-ledger": {
+    name: "holdout-ledger",
+    description: "the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read",
+    default: "rag-gate-holdout-ledger.jsonl",
+    parse: nonEmpty("a file"),
+    cli: { flags: { holdout: "--ledger <file>" } },
+    action: true,
+    config: true
+  },
+  "holdout-ledger-artifact": {
+    name: "holdout-ledger-artifact",
+    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
+    default: "rag-gate-holdout-ledger",
+    parse: nonEmpty("an artifact"),
+    action: true,
+    config: true
+  },
+  missing: {
+    name: "missing",
+    description: "what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)",
+    default: "fail",
+    parse: oneOf("fail", "exclude"),
+    cli: compareOnly("--missing <how>"),
+    action: true,
+    config: true,
+    policy: strictestLast("exclude", "fail")
+  },
+  "min-paired": {
+    name: "min-paired",
+    description: "the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)",
+    default: "30",
+    parse: parseCount,
+    cli: compareOnly("--min-paired <n>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "min-coverage": {
+    name: "min-coverage",
+    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
+    default: "0.95",
+    parse: parseShare,
+    cli: compareOnly("--min-coverage <share>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "allow-ungated": {
+    name: "allow-ungated",
+    description: "pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing",
+    default: "false",
+    parse: parseBoolean,
+    cli: compareOnly("--allow-ungated"),
+    action: true,
+    config: true,
+    policy: strictestLast(true, false)
+  },
+  k: {
+    name: "k",
+    description: "cut-offs for the @k metrics",
+    default: "1,3,5,10",
+    parse: parseCutoffs,
+    cli: scoring("--k <list>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "relevance-level": {
+    name: "relevance-level",
+    description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
+    default: "1",
+    parse: parseRelevanceLevel,
+    cli: everyCommand("--relevance-level <grade>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "ndcg-gains": {
+    name: "ndcg-gains",
+    description: "the gain of each grade in ndcg and ndcg@k, as grade=gain pairs such as 0=0,1=1,2=5 (trec_eval's ndcg.1=1,2=5); an unlisted grade gains its own value; empty: gain = grade",
+    default: "",
+    parse: parseNdcgGains,
+    cli: everyCommand("--ndcg-gains <list>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "retrieval-ok": {
+    name: "retrieval-ok",
+    description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
+    default: "hit@5",
+    parse: parseRetrievalOkRule,
+    cli: scoring("--retrieval-ok <rule>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  correct: {
+    name: "correct",
+    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)",
+    default: "contains",
+    parse: parseCorrectnessRule,
+    cli: scoring("--correct <rule>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  format: {
+    name: "format",
+    description: `the results files' format: auto (by extension and content, the default), or one of ${RESULTS_FORMATS.map((f) => f.name).join(", ")}`,
+    default: "auto",
+    parse: oneOf("auto", ...RESULTS_FORMATS.map((f) => f.name)),
+    cli: scoring("--format <name>"),
+    action: true,
+    config: true
+  },
+  fields: {
+    name: "fields",
+    description: "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
+    default: "",
+    parse: parseFieldMap,
+    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>", holdout: "--field <ours=yours>" }, repeatable: true },
+    action: true,
+    config: true
+  },
+  "context-match": {
+    name: "context-match",
+    description: "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
+    default: "exact",
+    parse: parseContextMatchRule,
+    cli: scoring("--context-match <rule>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  alpha: {
+    name: "alpha",
+    description: "significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates",
+    default: "0.05",
+    parse: parseAlpha,
+    cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "fail-on": {
+    name: "fail-on",
+    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
+    default: DEFAULT_FAIL_ON.join(","),
+    parse: parseFailOn,
+    cli: compareOnly("--fail-on <list>"),
+    action: true,
+    config: true,
+    policy: moreIsTighter
+  },
+  "min-effect": {
+    name: "min-effect",
+    description: "a significant drop smaller than this (absolute, e.g. 0.02) only warns",
+    default: "0",
+    parse: parseMinEffect,
+    cli: compareOnly("--min-effect <drop>"),
+    action: true,
+    config: true,
+    policy: lowerIsTighter
+  },
+  floors: {
+    name: "floors",
+    description: "absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling)",
+    default: "",
+    parse: parseFloors,
+    cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
+    action: true,
+    config: true,
+    policy: floorsOrder
+  },
+  graded: {
+    name: "graded",
+    description: "graded metrics that get a paired randomization test, comma-separated",
+    default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
+    parse: parseGraded,
+    cli: { flags: { compare: "--graded <list>", holdout: "--graded <list>" } },
+    action: true,
+    config: true
+  },
+  permutations: {
+    name: "permutations",
+    description: "permutations per randomization test",
+    default: "10000",
+    parse: parsePermutations,
+    cli: compareOnly("--permutations <n>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "mcnemar-small-sample": {
+    name: "mcnemar-small-sample",
+    description: "McNemar's test below 25 discordant pairs: exact (the two-sided exact binomial test) or mid-p (its mid-p version, less conservative); from 25 on \u03C7\xB2 with continuity correction decides either way",
+    default: "exact",
+    parse: oneOf("exact", "mid-p"),
+    cli: compareOnly("--mcnemar-small-sample <test>"),
+    action: true,
+    config: true,
+    policy: strictestLast("exact", "mid-p")
+  },
+  "extra-tests": {
+    name: "extra-tests",
+    description: "classical paired tests reported beside each graded metric's randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them",
+    default: "",
+    parse: parseExtraTests,
+    cli: compareOnly("--extra-tests <list>"),
+    action: true,
+    config: true
+  },
+  "judge-calibration": {
+    name: "judge-calibration",
+    description: "calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated",
+    default: "",
+    parse: splitLines,
+    cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "kappa-floor": {
+    name: "kappa-floor",
+    description: "lowest judge\u2013human Cohen's kappa at which judged metrics may gate",
+    default: String(KAPPA_FLOOR),
+    parse: parseKappaFloor,
+    cli: compareOnly("--kappa-floor <kappa>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "baseline-artifact": {
+    name: "baseline-artifact",
+    description: "name of the artifact that holds the base branch's results",
+    default: "rag-gate-results",
+    parse: nonEmpty("an artifact"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "baseline-max-age-days": {
+    name: "baseline-max-age-days",
+    description: "ignore base-branch runs older than this many days",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  history: {
+    name: "history",
+    description: "the base branch's run history (JSON). On push the action appends this run to the history in the newest baseline-artifact of the branch (or to this file when it exists) and writes it here, to upload with the results; on a pull request it reads this file when it exists, else the baseline artifact's file of the same name, for the comment's trend",
+    default: "rag-gate-history.json",
+    parse: nonEmpty("a file"),
+    action: true,
+    config: true
+  },
+  "on-missing-baseline": {
+    name: "on-missing-baseline",
+    description: "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
+    default: "pass",
+    parse: oneOf("pass", "fail"),
+    action: true,
+    config: true,
+    policy: strictestLast("pass", "fail")
+  },
+  "on-baseline-error": {
+    name: "on-baseline-error",
+    description: "what happens when the base branch's results exist but cannot be read (a missing actions: read permission, GitHub failing or not answering after the retries, an artifact that is not a valid zip or holds invalid results): fail fails the check naming the run, the artifact and the fix; pass warns and passes neutral",
+    default: "fail",
+    parse: oneOf("fail", "pass"),
+    action: true,
+    config: true,
+    policy: strictestLast("pass", "fail")
+  },
+  "api-timeout-seconds": {
+    name: "api-timeout-seconds",
+    description: "seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true
+  },
+  "github-token": {
+    name: "github-token",
+    description: "token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status",
+    default: "",
+    parse: (text4) => text4,
+    action: { runnerDefault: "${{ github.token }}" },
+    config: false
+  },
+  comment: {
+    name: "comment",
+    description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
+    default: "always",
+    parse: oneOf("always", "on-change", "never"),
+    action: true,
+    config: true
+  },
+  "trace-url": {
+    name: "trace-url",
+    description: "a link from each question the comment lists to its trace, with {id} where the question's id goes (URL-encoded), such as https://traces.example.com/runs/{id}; a record's own trace_url is linked instead where it has one",
+    default: "",
+    parse: parseTraceUrl,
+    cli: compareOnly("--trace-url <template>"),
+    action: true,
+    config: true
+  },
+  mode: {
+    name: "mode",
+    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue",
+    default: "gate",
+    parse: oneOf("gate", "advisory", "release", "monitor"),
+    action: true,
+    config: true,
+    policy: strictestLast("advisory", "gate")
+  },
+  "pr-number": {
+    name: "pr-number",
+    description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
+    default: "",
+    parse: parseOptionalPrNumber,
+    action: true,
+    config: false
+  },
+  "approve-label": {
+    name: "approve-label",
+    description: "the label that approves a pull request's changes to its own gate (settings that decide pass or fail, taken from the base branch's config file) when a user with write access applies it after the comment showed those changes",
+    default: "rag-gate: approve",
+    parse: parseLabel,
+    action: true,
+    config: false
+  },
+  "base-config": {
+    name: "base-config",
+    description: "the base branch's config file (e.g. from git show origin/main:rag-gate.yml): the settings that decide pass or fail are taken from it, and this run's own changes to them need --approve policy",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--base-config <file>"),
+    action: false,
+    config: false
+  },
+  approve: {
+    name: "approve",
+    description: "with --base-config, approves this run's changes: policy (the settings, golden set and holdout file that decide pass or fail), gold (the gold of questions whose change moves a gated outcome), or both",
+    default: "",
+    parse: parseApprovals,
+    cli: compareOnly("--approve <what>"),
+    action: false,
+    config: false
+  },
+  judge: {
+    name: "judge",
+    description: "none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)",
+    default: "none",
+    parse: oneOf("none", "openai"),
+    action: true,
+    config: true
+  },
+  "judge-model": {
+    name: "judge-model",
+    description: "the judge's chat model",
+    default: "gpt-4o-mini",
+    parse: nonEmpty("a model"),
+    cli: judgeCommands("--model <name>"),
+    action: true,
+    config: true
+  },
+  "judge-base-url": {
+    name: "judge-base-url",
+    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
+    default: "",
+    parse: optionalText,
+    cli: judgeAndMonitor("--base-url <url>"),
+    action: true,
+    config: true
+  },
+  "judge-cache": {
+    name: "judge-cache",
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (CLI: --no-cache for none)",
+    default: ".rag-gate-cache",
+    parse: nonEmpty("a directory"),
+    cli: judgeAndMonitor("--cache <dir>"),
+    action: true,
+    config: true
+  },
+  "judge-rpm": {
+    name: "judge-rpm",
+    description: "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
+    default: "",
+    parse: parseOptionalPerMinute,
+    cli: judgeAndMonitor("--rpm <n>"),
+    action: true,
+    config: true
+  },
+  "judge-tpm": {
+    name: "judge-tpm",
+    description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
+    default: "",
+    parse: parseOptionalPerMinute,
+    cli: judgeAndMonitor("--tpm <n>"),
+    action: true,
+    config: true
+  },
+  "judge-concurrency": {
+    name: "judge-concurrency",
+    description: "the judge's HTTP requests in flight at once; throughput is at most this \xF7 the endpoint's latency (8 at 0.5 s \u2248 960 requests a minute)",
+    default: "8",
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor("--concurrency <n>"),
+    action: true,
+    config: true
+  },
+  "judge-timeout-seconds": {
+    name: "judge-timeout-seconds",
+    description: "seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout",
+    default: "60",
+    parse: parsePositiveNumber,
+    cli: judgeAndMonitor("--timeout-seconds <s>"),
+    action: true,
+    config: true
+  },
+  "judge-max-attempts": {
+    name: "judge-max-attempts",
+    description: "attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up",
+    default: "4",
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor("--max-attempts <n>"),
+    action: true,
+    config: true
+  },
+  logs: {
+    name: "logs",
+    description: "production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)",
+    default: "",
+    parse: splitLines,
+    cli: { flags: { monitor: "--logs <files...>" }, repeatable: true },
+    action: true,
+    config: true
+  },
+  "log-fields": {
+    name: "log-fields",
+    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(", ")}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
+    default: "",
+    parse: parseLogFieldMap,
+    cli: { ...monitorOnly("--log-field <ours=yours>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  window: {
+    name: "window",
+    description: "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
+    default: "1d",
+    parse: parseDuration,
+    cli: monitorOnly("--window <length>"),
+    action: true,
+    config: true
+  },
+  deploys: {
+    name: "deploys",
+    description: "deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds",
+    default: "",
+    parse: parseDeploys,
+    cli: { ...monitorOnly("--deploy <time>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  "rephrase-within": {
+    name: "rephrase-within",
+    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
+    default: "60s",
+    parse: parseDuration,
+    cli: monitorOnly("--rephrase-within <length>"),
+    action: true,
+    config: true
+  },
+  similarity: {
+    name: "similarity",
+    description: "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
+    default: "auto",
+    parse: oneOf("auto", "lexical", "embeddings", "openai"),
+    cli: monitorOnly("--similarity <measure>"),
+    action: true,
+    config: true
+  },
+  "rephrase-similarity": {
+    name: "rephrase-similarity",
+    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
+    default: "",
+    parse: parseOptionalThreshold,
+    cli: monitorOnly("--rephrase-similarity <threshold>"),
+    action: true,
+    config: true
+  },
+  "embedding-model": {
+    name: "embedding-model",
+    description: "the embedding model monitor asks the endpoint for, with similarity openai",
+    default: "text-embedding-3-small",
+    parse: nonEmpty("a model"),
+    cli: monitorOnly("--embedding-model <name>"),
+    action: true,
+    config: true
+  },
+  "max-rephrase-rate": {
+    name: "max-rephrase-rate",
+    description: "the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.1",
+    parse: parseShare,
+    cli: monitorOnly("--max-rephrase-rate <share>"),
+    action: true,
+    config: true
+  },
+  "max-refusal-rate": {
+    name: "max-refusal-rate",
+    description: "the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.15",
+    parse: parseShare,
+    cli: monitorOnly("--max-refusal-rate <share>"),
+    action: true,
+    config: true
+  },
+  "monitor-issue-label": {
+    name: "monitor-issue-label",
+    description: "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
+    default: "rag-gate-monitor",
+    parse: parseLabel,
+    action: true,
+    config: true
+  }
+};
+var SETTING_ROWS = Object.values(SETTINGS);
+var SettingsError = class extends SettingError {
+  constructor(problems, describe3) {
+    super(problems.map(describe3).join("\n"));
+    this.problems = problems;
+  }
+  problems;
+};
+function resolveSettings(layers, describe3) {
+  const settings = {};
+  const origins = {};
+  const problems = [];
   for (const name of Object.keys(SETTINGS)) {
-    texts2[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
+    const given = layers.map((layer) => layer.get(name)).find((value2) => value2 !== void 0);
+    const { text: text4, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: "default" } };
+    origins[name] = origin;
+    try {
+      settings[name] = SETTINGS[name].parse(text4);
+    } catch (error3) {
+      if (!(error3 instanceof SettingError)) throw error3;
+      problems.push({ setting: name, origin, message: error3.message });
+    }
   }
-  return { settings, origins, texts: texts2 };
+  if (problems.length > 0) throw new SettingsError(problems, describe3);
+  return { settings, origins };
 }
 
-// src/pipeline/policy.ts
-async function holdToBase(given, head, baseFile, baseFiles = {}) {
-  const base = await loadBaseSettings(given, baseFile);
-  const changes = [...policyChanges(base, head), ...await fileChanges(head.settings, baseFiles)];
-  return { base, changes, fingerprint: changes.some(needsApproval) ? changesFingerprint(changes) : null, baseFiles };
+// src/core/compare/policy.ts
+var POLICY_SETTINGS = Object.keys(SETTINGS).filter(
+  (name) => SETTINGS[name].policy !== void 0
+);
+function needsApproval(change) {
+  return change.direction !== "tighter";
 }
-async function fileChanges(head, baseFiles) {
+function policyChanges(base, head) {
   const changes = [];
-  if (head.golden !== void 0 && baseFiles.golden !== void 0) {
-    const headIds = await readGoldenIds(head.golden);
-    const change = baseFiles.golden === null ? { setting: "golden", base: "(no file)", head: `${headIds.size} questions`, direction: "changed" } : goldenSetChange(await readGoldenIds(baseFiles.golden), headIds);
-    if (change !== null) changes.push(change);
-  }
-  if (head.holdout !== void 0 && baseFiles.holdout !== void 0) {
-    const split = await readHoldoutFile(head.holdout);
-    if (baseFiles.holdout === null) {
-      changes.push({ setting: "holdout", base: "(no file)", head: `${split.holdout.length} held out`, direction: "changed" });
-    } else {
-      const baseSplit = await readHoldoutFile(baseFiles.holdout);
-      const sameKey = baseSplit.seed === split.seed && baseSplit.rotation === split.rotation;
-      const drawn = head.golden === void 0 ? null : drawSplit(await readGoldenQuestions(head.golden), split, sameKey ? baseSplit : void 0).holdout;
-      const change = holdoutChange(baseSplit, split, drawn);
-      if (change !== null) changes.push(change);
-    }
+  for (const setting of POLICY_SETTINGS) {
+    const order = SETTINGS[setting].policy;
+    const direction = order(base.settings[setting], head.settings[setting]);
+    if (direction !== "same") changes.push({ setting, base: base.texts[setting], head: head.texts[setting], direction });
   }
   return changes;
 }
-function settingsUnder(held, head, approved) {
-  const governing = { ...governingSettings(held.base.settings, head, held.changes, approved) };
-  if (!approved) {
-    for (const change of held.changes)
-      if (needsApproval(change) && (change.setting === "golden" || change.setting === "holdout")) {
-        const file2 = held.baseFiles[change.setting];
-        if (file2 !== void 0) governing[change.setting] = file2 ?? void 0;
-      }
-  }
+function governingSettings(base, head, changes, approved) {
+  if (approved) return head;
+  const governing = { ...head };
+  for (const change of changes) if (needsApproval(change)) governing[change.setting] = base[change.setting];
   return governing;
+}
+function changesFingerprint(changes) {
+  const approvable = changes.filter(needsApproval).map(({ setting, base, head }) => [setting, base, head]);
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify(approvable)))).slice(0, 32);
+}
+function goldFingerprint(changes) {
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify(changes.map(({ id, base, head }) => [id, base, head]))))).slice(0, 32);
+}
+function withPolicyVerdict(comparison, changes, approved) {
+  const unapproved = approved ? [] : changes.filter(needsApproval);
+  if (unapproved.length === 0) return comparison;
+  return { ...comparison, verdict: "fail", reasons: [{ kind: "gate-changed-unapproved", changes: unapproved }, ...comparison.reasons] };
+}
+var idList = (ids2) => ids2.join(", ");
+function goldenSetChange(base, head) {
+  const dropped = [...base].filter((id) => !head.has(id)).sort(byCodeUnits);
+  const added = [...head].filter((id) => !base.has(id)).sort(byCodeUnits);
+  if (dropped.length === 0 && added.length === 0) return null;
+  const parts = [
+    `${head.size} questions`,
+    ...dropped.length > 0 ? [`dropped ${idList(dropped)}`] : [],
+    ...added.length > 0 ? [`added ${idList(added)}`] : []
+  ];
+  return { setting: "golden", base: `${base.size} questions`, head: parts.join("; "), direction: dropped.length > 0 ? "looser" : "tighter" };
+}
+function holdoutChange(base, head, drawn) {
+  const baseIds = new Set(base.holdout);
+  const headIds = new Set(head.holdout);
+  const added = head.holdout.filter((id) => !baseIds.has(id)).sort(byCodeUnits);
+  const removed = base.holdout.filter((id) => !headIds.has(id)).sort(byCodeUnits);
+  const rekeyed = base.seed !== head.seed || base.rotation !== head.rotation;
+  if (added.length === 0 && removed.length === 0 && !rekeyed) return null;
+  const byHand = drawn !== null && (drawn.length !== headIds.size || drawn.some((id) => !headIds.has(id)));
+  const parts = [
+    `${head.holdout.length} held out`,
+    ...rekeyed ? [`seed ${head.seed}, rotation ${head.rotation}`] : [],
+    ...byHand ? ["not rag-gate split's draw"] : [],
+    ...added.length > 0 ? [`added ${idList(added)}`] : [],
+    ...removed.length > 0 ? [`removed ${idList(removed)}`] : []
+  ];
+  return { setting: "holdout", base: `${base.holdout.length} held out`, head: parts.join("; "), direction: "changed" };
 }
 
 // src/render/commit-status.ts
@@ -49543,7 +49494,7 @@ init_entry_url();
 
 // node_modules/unist-util-visit/lib/index.js
 init_entry_url();
-function visit3(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, maybeReverse) {
+function visit2(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, maybeReverse) {
   let check3;
   let visitors;
   let reverse;
@@ -49621,7 +49572,7 @@ function node2(value2) {
 // node_modules/mdast-util-to-markdown/lib/util/format-heading-as-setext.js
 function formatHeadingAsSetext(node3, state) {
   let literalWithBreak = false;
-  visit3(node3, function(node4) {
+  visit2(node3, function(node4) {
     if ("value" in node4 && /\r?\n|\r/.test(node4.value) || node4.type === "break") {
       literalWithBreak = true;
       return EXIT;
@@ -53046,7 +52997,7 @@ function joinTable(left, right, parent, state) {
 }
 function formatHeadingAsSetext2(node3, state) {
   let literalWithBreak = false;
-  visit3(node3, function(node4) {
+  visit2(node3, function(node4) {
     if (node4.type === "break" || "value" in node4 && /\r?\n|\r/.test(node4.value)) {
       literalWithBreak = true;
       return EXIT;
@@ -53510,312 +53461,6 @@ function fitLists(order, limits, maxLength, renders) {
     best = at(0);
   }
   return rendered ?? render2(best);
-}
-
-// src/render/repeats-words.ts
-init_entry_url();
-var LISTED_FLAKY = 20;
-var PASS_K_DEFINITION = "pass@k: the chance that at least one of k runs of a question passes; pass^k: that all k pass (unbiased estimates from each question\u2019s c passes in n runs, averaged over questions; k is the fewest runs of any question)";
-function runsPerQuestionText(runsPerQuestion) {
-  return Object.entries(runsPerQuestion).sort(([a], [b]) => Number(b) - Number(a)).map(([runs, questions2]) => `${runs} run${runs === "1" ? "" : "s"} \xD7 ${questions2} question${questions2 === 1 ? "" : "s"}`).join(", ");
-}
-function passCountsText(outcomes) {
-  return Object.entries(outcomes).map(([metric, { passes, runs }]) => `${metric} ${passes}/${runs}`).join(", ");
-}
-function repeatsText(repeats) {
-  const lines = [`Repeated runs: ${repeats.records} records of ${repeats.questions} questions (${runsPerQuestionText(repeats.runsPerQuestion)})`];
-  if (repeats.outcomes.length > 0) {
-    lines.push(
-      textTable([
-        ["outcome", "flaky", "flaky rate", "k", "pass@k", "pass^k"],
-        ...repeats.outcomes.map((o) => [o.metric, `${o.flaky}/${o.repeated}`, fixed3(o.flakyRate), String(o.k), fixed3(o.passAtK), fixed3(o.passHatK)])
-      ]),
-      `  A question is flaky when its outcome differs across its runs. ${PASS_K_DEFINITION}.`
-    );
-  }
-  const flaky = repeats.flakyQuestions;
-  if (flaky.length > 0) {
-    const rows = flaky.slice(0, LISTED_FLAKY).map((q) => [q.id, passCountsText(q.outcomes), q.question.replace(/\s+/g, " ").slice(0, 80)]);
-    const more = flaky.length > LISTED_FLAKY ? `
-  \u2026 and ${flaky.length - LISTED_FLAKY} more (all in --json)` : "";
-    lines.push(`Flaky questions (passes/runs)
-${textTable([["id", "passes", "question"], ...rows])}${more}`);
-  }
-  return lines.join("\n");
-}
-function rateMovementWords(rates) {
-  if (rates.noise === null) return `${rates.broken} broken, ${rates.fixed} fixed (questions whose pass rate fell or rose)`;
-  const { noise } = rates;
-  return `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected (questions whose pass rate fell or rose; noise: each question's runs dealt at random between base and head, over the ${noise.questions} question${noise.questions === 1 ? "" : "s"} base ran at least twice)`;
-}
-function correctRunsWords(runs) {
-  return `correct in ${runs.head.passes}/${runs.head.runs} head runs vs ${runs.base.passes}/${runs.base.runs} base runs`;
-}
-var RATE_TEST_NAME = "sign-flip randomization on pass rates";
-function flakyRateWords(repeats) {
-  const rates = repeats.outcomes.filter((o) => o.repeated > 0).map((o) => `${o.flaky} of ${o.repeated} on ${o.metric} (${fixed3(o.flakyRate)})`);
-  return rates.length === 0 ? "no question ran twice" : `flaky questions: ${rates.join(", ")}`;
-}
-
-// src/render/holdout.ts
-init_entry_url();
-
-// src/core/holdout/gap.ts
-init_entry_url();
-
-// src/core/stats/two-proportions.ts
-init_entry_url();
-var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
-function newcombeInterval({ count1, n1, count2, n2 }) {
-  if (n1 === 0 || n2 === 0) return [-1, 1];
-  const p1 = count1 / n1;
-  const p2 = count2 / n2;
-  const [l1, u1] = wilsonInterval(count1, n1);
-  const [l2, u2] = wilsonInterval(count2, n2);
-  const d = p1 - p2;
-  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
-}
-function twoProportionTest({ count1, n1, count2, n2 }) {
-  if (n1 === 0 || n2 === 0) return { z: 0, pValue: 1, upperPValue: 1 };
-  const pooled = (count1 + count2) / (n1 + n2);
-  const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
-  const z3 = se === 0 ? 0 : (count1 / n1 - count2 / n2) / se;
-  const pValue = z3 === 0 ? 1 : (0, import_math_base_special_gammainc2.default)(z3 * z3 / 2, 0.5, true, true);
-  return { z: z3, pValue, upperPValue: z3 > 0 ? pValue / 2 : 1 - pValue / 2 };
-}
-
-// src/core/holdout/gap.ts
-var EXPECTED_GAP = { low: 0.03, high: 0.08 };
-var Z952 = 1.959963984540054;
-var PROPORTIONS = ["correct", "retrieval_ok"];
-function proportionGap(metric, values, dev, held) {
-  const tally = (rows) => {
-    let n = 0;
-    let count2 = 0;
-    for (const row of rows) {
-      const value2 = values[row];
-      if (Number.isNaN(value2)) continue;
-      n++;
-      if (value2 === 1) count2++;
-    }
-    return { n, count: count2 };
-  };
-  const d = tally(dev);
-  const h = tally(held);
-  const part = ({ n, count: count2 }) => ({ value: n === 0 ? null : count2 / n, n });
-  const both = d.n > 0 && h.n > 0;
-  return {
-    metric,
-    kind: "proportion",
-    development: part(d),
-    holdout: part(h),
-    gap: both ? d.count / d.n - h.count / h.n : null,
-    ci: both ? newcombeInterval({ count1: d.count, n1: d.n, count2: h.count, n2: h.n }) : null
-  };
-}
-function meanGap(metric, values, dev, held) {
-  const moments = (rows) => {
-    const kept = rows.map((row) => values[row]).filter((value2) => !Number.isNaN(value2));
-    const n = kept.length;
-    const mean3 = n === 0 ? 0 : kept.reduce((sum, value2) => sum + value2, 0) / n;
-    const variance = n < 2 ? 0 : kept.reduce((sum, value2) => sum + (value2 - mean3) ** 2, 0) / (n - 1);
-    return { n, mean: mean3, variance };
-  };
-  const d = moments(dev);
-  const h = moments(held);
-  const both = d.n > 0 && h.n > 0;
-  const gap = d.mean - h.mean;
-  const half = Z952 * Math.sqrt(d.variance / Math.max(1, d.n) + h.variance / Math.max(1, h.n));
-  return {
-    metric,
-    kind: "mean",
-    development: { value: d.n === 0 ? null : d.mean, n: d.n },
-    holdout: { value: h.n === 0 ? null : h.mean, n: h.n },
-    gap: both ? gap : null,
-    ci: both ? [gap - half, gap + half] : null
-  };
-}
-var band = (gap) => gap < EXPECTED_GAP.low ? "small" : gap <= EXPECTED_GAP.high ? "expected" : "overfit";
-function readGap(gap, ci) {
-  const kind = band(gap);
-  return { kind, certain: band(ci[0]) === kind && band(ci[1]) === kind };
-}
-function evaluateHoldout(run2, split, gradedMetrics) {
-  const dev = [];
-  const held = [];
-  const unassigned = [];
-  const present = /* @__PURE__ */ new Set();
-  run2.ids.forEach((id, row) => {
-    present.add(id);
-    if (split.holdout.has(id)) held.push(row);
-    else if (split.development.has(id)) dev.push(row);
-    else unassigned.push(id);
-  });
-  const holdoutMissing = [...split.holdout].filter((id) => !present.has(id));
-  const carried = (name) => run2.columns.has(name);
-  const metrics = [
-    ...PROPORTIONS.filter(carried).map((name) => proportionGap(name, column(run2, name), dev, held)),
-    ...gradedMetrics.filter(carried).map((name) => meanGap(name, column(run2, name), dev, held))
-  ];
-  const headline = metrics.find((metric) => metric.kind === "proportion" && metric.gap !== null) ?? null;
-  return {
-    development: dev.length,
-    holdout: held.length,
-    unassigned,
-    holdoutMissing,
-    metrics,
-    headline,
-    reading: headline === null ? null : readGap(headline.gap, headline.ci)
-  };
-}
-
-// src/render/holdout.ts
-function holdoutLeftOutText(count2) {
-  return `${plural2(count2, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
-}
-var points = (share) => {
-  const text4 = Math.abs(share * 100).toFixed(1);
-  return share < 0 && text4 !== "0.0" ? `\u2212${text4}` : text4;
-};
-function gapReadingText(metric, reading) {
-  const gap = metric.gap;
-  const [low, high] = metric.ci;
-  const band2 = `${EXPECTED_GAP.low * 100}\u2013${EXPECTED_GAP.high * 100} points`;
-  const direction = gap >= 0 ? `${points(gap)} points lower` : `${points(-gap)} points higher`;
-  const measured = `${metricLabel(metric.metric)} is ${direction} on the holdout than on the development questions (gap ${points(gap)} points, 95% CI ${points(low)} to ${points(high)})`;
-  const unsure = reading.certain ? "" : "; the interval reaches beyond this band, so more holdout questions would be needed to be sure";
-  switch (reading.kind) {
-    case "small":
-      return `${measured}: less than the ${band2} the reference expects, no sign that the pipeline was fitted to the development questions${unsure}.`;
-    case "expected":
-      return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
-    case "overfit":
-      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
-  }
-}
-function metricLabel(metric) {
-  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
-}
-function ledgerText(status) {
-  if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";
-  return `The holdout has been looked at ${plural2(status.looks, "time")} (for ${plural2(status.looks, "commit")}) since it was drawn: it is no longer a clean holdout, since what was learnt from each look leaks into the pipeline. Draw a new one with rag-gate split --rotate.`;
-}
-function gapRows(evaluation) {
-  return evaluation.metrics.map((metric) => [
-    metric.metric,
-    fixed3(metric.development.value),
-    fixed3(metric.holdout.value),
-    metric.gap === null ? "" : formatDelta(metric.gap),
-    metric.ci === null ? "" : `[${formatDelta(metric.ci[0])}, ${formatDelta(metric.ci[1])}]`,
-    `${metric.development.n}/${metric.holdout.n}`
-  ]);
-}
-function notes(evaluation) {
-  return [
-    evaluation.holdoutMissing.length > 0 ? `${plural2(evaluation.holdoutMissing.length, "holdout question")} missing from the results: the gap is measured without them.` : "",
-    evaluation.unassigned.length > 0 ? `${plural2(evaluation.unassigned.length, "question")} in the results but not in the holdout file (added to the golden set since the split) left out; run rag-gate split to assign them.` : "",
-    evaluation.headline === null ? "No question carries correct or retrieval_ok on both sides: there is no gap to read." : ""
-  ].filter(Boolean);
-}
-function renderHoldoutText(files, evaluation, ledger) {
-  const sections = [
-    `rag-gate holdout: ${inertText(files, 400)}: ${plural2(evaluation.development, "development question")}, ${plural2(evaluation.holdout, "holdout question")}`
-  ];
-  if (evaluation.headline !== null && evaluation.reading !== null) sections.push(gapReadingText(evaluation.headline, evaluation.reading));
-  if (evaluation.metrics.length > 0)
-    sections.push(
-      `Gap = development \u2212 holdout
-${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation)])}`
-    );
-  sections.push(...notes(evaluation), ledgerText(ledger));
-  return `${sections.join("\n\n")}
-`;
-}
-function renderHoldoutMarkdown(evaluation, ledger) {
-  const lines = [
-    `### rag-gate: holdout evaluation`,
-    "",
-    `${plural2(evaluation.development, "development question")}, ${plural2(evaluation.holdout, "holdout question")}.`,
-    ""
-  ];
-  if (evaluation.headline !== null && evaluation.reading !== null) lines.push(`**${gapReadingText(evaluation.headline, evaluation.reading)}**`, "");
-  if (evaluation.metrics.length > 0) {
-    lines.push("| metric | development | holdout | gap | 95% CI | n (dev/holdout) |", "|---|---:|---:|---:|---|---:|");
-    for (const row of gapRows(evaluation)) lines.push(`| \`${row[0]}\` | ${row.slice(1).join(" | ")} |`);
-    lines.push("");
-  }
-  for (const note2 of notes(evaluation)) lines.push(note2, "");
-  lines.push(ledger.clean ? ledgerText(ledger) : `> [!WARNING]
-> ${ledgerText(ledger)}`, "");
-  if (ledger.earlier.length > 0) {
-    lines.push("Earlier looks at this holdout:", "");
-    for (const entry of ledger.earlier)
-      lines.push(`- ${codeQuoted(entry.date, 40)}, commit ${codeQuoted(entry.commit ?? "unknown", 40)}, by ${codeQuoted(entry.by, 100)}`);
-    lines.push("");
-  }
-  return lines.join("\n");
-}
-function holdoutJson(look) {
-  const { evaluation, ledger, entry } = look;
-  return {
-    ...evaluation,
-    reading: evaluation.reading === null || evaluation.headline === null ? null : { ...evaluation.reading, metric: evaluation.headline.metric, message: gapReadingText(evaluation.headline, evaluation.reading) },
-    expectedGap: EXPECTED_GAP,
-    ledger: { looks: ledger.looks, clean: ledger.clean, earlier: ledger.earlier, message: ledgerText(ledger) },
-    entry
-  };
-}
-
-// src/render/scoring-words.ts
-init_entry_url();
-function correctnessWords(rule) {
-  switch (rule.kind) {
-    case "contains":
-      return "expected answer contained in the answer";
-    case "exact":
-      return "answer equal to the expected answer";
-    case "f1":
-      return `token F1 with the expected answer at least ${rule.threshold}`;
-  }
-}
-var REFUSAL_DETECTOR_WORDS = `the text refusal detector (an empty answer, or a refusal phrase such as "I don't know" from the start of a word in its first ${REFUSAL_PREFIX_CHARS} characters)`;
-function contextMatchWords(rule) {
-  return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
-}
-function scoringLines(provenance, questions2, rules) {
-  const lines = [];
-  const foreign = provenance.formats.filter((format) => format !== "jsonl" && format !== "json-array");
-  if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join("; and as ")}`);
-  if (provenance.correctByRule > 0) {
-    lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural2(provenance.correctByRule, "question")} without a correct field)`);
-  }
-  if (provenance.refusedByDetector > 0) {
-    lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural2(provenance.refusedByDetector, "question")} without a refused field)`);
-  }
-  if (provenance.idsFromQuestion > 0) {
-    const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
-    lines.push(`ids derived from question text for ${of}`);
-  }
-  if (provenance.retrievalByText > 0) {
-    lines.push(`retrieval matched by text for ${plural2(provenance.retrievalByText, "question")}: ${contextMatchWords(rules.contextMatch)}`);
-  }
-  const scores = Object.keys(provenance.scores);
-  if (scores.length > 0) lines.push(`scores from the results, ${SCORE_NOT_CALIBRATED}: ${scores.join(", ")}`);
-  return lines;
-}
-function comparisonScoringLines(comparison, rules) {
-  const { base, head } = comparison.provenance;
-  const scores = { ...base.scores, ...head.scores };
-  const most = (key) => Math.max(base[key], head[key]);
-  const provenance = {
-    idsFromQuestion: most("idsFromQuestion"),
-    retrievalByText: most("retrievalByText"),
-    correctByRule: most("correctByRule"),
-    refusedByDetector: most("refusedByDetector"),
-    formats: [.../* @__PURE__ */ new Set([...base.formats, ...head.formats])],
-    scores
-  };
-  return scoringLines(provenance, void 0, rules);
 }
 
 // src/render/compare-text.ts
@@ -54315,24 +53960,24 @@ function decideWords(comparison, rule) {
   const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed" && r.kind !== "gate-changed-unapproved").map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
-  const join9 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
+  const join11 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
     if (comparison.reasons.some((r) => r.kind === "gate-changed-unapproved")) parts.push("the pull request changes its own gate without approval");
-    if (failing.length > 0) parts.push(`${join9(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
+    if (failing.length > 0) parts.push(`${join11(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === "broken").length;
     const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
     if (unchecked > 0) parts.push(unchecked === 1 ? "a floor cannot be checked" : `${unchecked} floors cannot be checked`);
     if (comparison.reasons.some((r) => r.kind === "too-few-paired" || r.kind === "low-coverage")) parts.push("too few questions were compared");
     const lostGates = comparison.reasons.flatMap((r) => r.kind === "gate-data-lost" ? [gateWords(r.gate)] : []);
-    if (lostGates.length > 0) parts.push(`the head results lost the data of ${join9(lostGates)}`);
+    if (lostGates.length > 0) parts.push(`the head results lost the data of ${join11(lostGates)}`);
     return { words: parts.length > 0 ? parts.join("; ") : "this check fails", icon: "\u274C", failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
   const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
-  const words = uncalibrated.length > 0 ? `${join9(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join9(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
+  const words = uncalibrated.length > 0 ? `${join11(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join11(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
   return { words, icon: uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705", failing: failingSet, otherReasons };
 }
 function verdictWords(comparison, rule) {
@@ -54346,7 +53991,8 @@ function roleCell(test, failing) {
   if (!test.significant) return "gate, not significant";
   return test.delta < 0 ? "\u26A0\uFE0F gate" : "\u2705 gate, improved";
 }
-function verdictSections(comparison, rule, verdict) {
+function verdictSections(comparison, options, verdict) {
+  const rule = options.retrievalOk;
   const { alpha } = comparison;
   const gated = comparison.tests.filter((t) => t.gate !== null);
   const out = [heading2(3, `${verdict.icon} rag-gate: ${verdict.words}`)];
@@ -54407,9 +54053,9 @@ function causeLine(comparison) {
   out.push(text3(`.${fixedWords}`));
   return out;
 }
-function testsTable(comparison, rule, failing) {
+function testsTable(comparison, options, failing) {
   const rows = comparison.tests.map((test) => [
-    testTableLabel(test.metric, rule),
+    testTableLabel(test.metric, options.retrievalOk),
     fixed3(test.base),
     fixed3(test.head),
     `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})`,
@@ -54419,7 +54065,7 @@ function testsTable(comparison, rule, failing) {
   ]);
   return table(["metric", "base", "head", "\u0394 (95% CI)", "p", "Holm p", "gate"], rows, ["left", "right", "right", "right", "right", "right", "left"]);
 }
-function mcnemarSection(comparison, rule) {
+function mcnemarSection(comparison, options) {
   const tests = comparison.tests.filter((t) => t.kind === "mcnemar");
   if (tests.length === 0) return [];
   const body = [];
@@ -54427,7 +54073,7 @@ function mcnemarSection(comparison, rule) {
     const [ok2, failed] = gatedTestOf(test.metric)?.words.outcomes ?? ["right", "wrong"];
     body.push(
       table(
-        [testLabel(test.metric, rule), `head ${ok2}`, `head ${failed}`],
+        [testLabel(test.metric, options.retrievalOk), `head ${ok2}`, `head ${failed}`],
         [
           [strong2(text3(`base ${ok2}`)), `${test.bothRight} both`, strong2(text3(`${test.broken} broken`))],
           [strong2(text3(`base ${failed}`)), strong2(text3(`${test.fixed} fixed`)), `${test.bothWrong} both`]
@@ -54500,10 +54146,10 @@ function answersFold(evidence2, [baseOutcome2, headOutcome]) {
     ...answer(head?.answer)
   ]);
 }
-function regressionList(changes, improving, traceUrl) {
+function regressionList(changes, improving, options) {
   const outcomes = improving ? ["wrong", "right"] : ["right", "wrong"];
   const lost = (c) => c.cause === "retrieval" && !improving ? c.lostDocuments : void 0;
-  const cell = (c) => questionCell(c, traceUrl, outcomes, lost(c));
+  const cell = (c) => questionCell(c, options.traceUrl, outcomes, lost(c));
   if (changes.some((c) => c.correctRuns !== void 0)) {
     return {
       header: ["question", "runs", "cause"],
@@ -54512,15 +54158,15 @@ function regressionList(changes, improving, traceUrl) {
   }
   return { header: ["question", "cause"], rows: changes.map((c) => [cell(c), causeCell(c, improving)]) };
 }
-function retrievalList(items, showRescued, traceUrl) {
-  const cell = (r) => questionCell(r, traceUrl, [null, showRescued ? r.rescued ? "still right" : "wrong" : null], r.lostDocuments);
+function retrievalList(items, showRescued, options) {
+  const cell = (r) => questionCell(r, options.traceUrl, [null, showRescued ? r.rescued ? "still right" : "wrong" : null], r.lostDocuments);
   return showRescued ? { header: ["question", "answer"], rows: items.map((r) => [cell(r), r.rescued ? "still right" : "wrong"]) } : { header: ["question"], rows: items.map((r) => [cell(r)]) };
 }
-function moreLine(hidden, reportLink) {
+function moreLine(hidden, { reportLink }) {
   const where = reportLink === void 0 || reportLink.trim() === "" ? [text3("the full JSON report")] : [text3("the full JSON ("), ...annotated(reportLink), text3(")")];
   return paragraph2(text3(`\u2026 and ${hidden.toLocaleString("en-US")} more; see `), ...where);
 }
-function listBody(list3, keep, noun, reportLink) {
+function listBody(list3, keep, noun, options) {
   const rows = list3.rows.slice(0, keep);
   const out = [];
   if (noun !== null && rows.length > LIST_FOLD_AFTER) {
@@ -54529,7 +54175,7 @@ function listBody(list3, keep, noun, reportLink) {
   } else if (rows.length > 0) {
     out.push(table(list3.header, rows));
   }
-  if (keep < list3.rows.length) out.push(moreLine(list3.rows.length - keep, reportLink));
+  if (keep < list3.rows.length) out.push(moreLine(list3.rows.length - keep, options));
   return out;
 }
 function baseOutcome(question) {
@@ -54539,31 +54185,31 @@ function baseOutcome(question) {
   ];
   return parts.filter(Boolean).join(", ") || "\u2014";
 }
-function missingList(comparison, traceUrl) {
-  return { header: ["question", "in base"], rows: comparison.missing.map((m) => [questionCell(m, traceUrl, null), baseOutcome(m)]) };
+function missingList(comparison, options) {
+  return { header: ["question", "in base"], rows: comparison.missing.map((m) => [questionCell(m, options.traceUrl, null), baseOutcome(m)]) };
 }
 var builtLists = /* @__PURE__ */ new WeakMap();
-function listsOf(comparison, traceUrl) {
+function listsOf(comparison, options) {
   let byTraceUrl = builtLists.get(comparison);
   if (byTraceUrl === void 0) builtLists.set(comparison, byTraceUrl = /* @__PURE__ */ new Map());
-  let lists = byTraceUrl.get(traceUrl);
-  if (lists === void 0) byTraceUrl.set(traceUrl, lists = buildLists(comparison, traceUrl));
+  let lists = byTraceUrl.get(options.traceUrl);
+  if (lists === void 0) byTraceUrl.set(options.traceUrl, lists = buildLists(comparison, options));
   return lists;
 }
-function buildLists(comparison, traceUrl) {
+function buildLists(comparison, options) {
   const hasCorrect = comparison.tests.some((t) => t.metric === "correct");
   const tags = comparison.byTag.filter((tag) => tag.outcomes.some((o) => o.broken + o.fixed > 0));
   if (!hasCorrect) {
     const items = comparison.retrievalRegressions;
     return {
-      missing: missingList(comparison, traceUrl),
+      missing: missingList(comparison, options),
       main: {
         title: `Questions that lost their gold document (${items.length.toLocaleString("en-US")})`,
         noun: "question",
-        list: retrievalList(items, false, traceUrl)
+        list: retrievalList(items, false, options)
       },
       extra: null,
-      fixed: regressionList(comparison.fixed, true, traceUrl),
+      fixed: regressionList(comparison.fixed, true, options),
       tags
     };
   }
@@ -54572,35 +54218,35 @@ function buildLists(comparison, traceUrl) {
   const rescued = others.filter((r) => r.rescued).length;
   const summary2 = rescued === others.length ? `${others.length.toLocaleString("en-US")} more lost their gold document but ${others.length === 1 ? "was" : "were"} still answered right (rescued by the model)` : `${others.length.toLocaleString("en-US")} more lost their gold document (${rescued} still answered right)`;
   return {
-    missing: missingList(comparison, traceUrl),
+    missing: missingList(comparison, options),
     main: {
       title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`,
       noun: "regressed question",
-      list: regressionList(comparison.regressions, false, traceUrl)
+      list: regressionList(comparison.regressions, false, options)
     },
-    extra: others.length === 0 ? null : { summary: summary2, list: retrievalList(others, rescued !== others.length, traceUrl) },
-    fixed: regressionList(comparison.fixed, true, traceUrl),
+    extra: others.length === 0 ? null : { summary: summary2, list: retrievalList(others, rescued !== others.length, options) },
+    fixed: regressionList(comparison.fixed, true, options),
     tags
   };
 }
-function questionSections(lists, limits, reportLink) {
+function questionSections(lists, limits, options) {
   const out = [];
   const { missing, main, extra, fixed, tags } = lists;
   if (missing.rows.length > 0) {
     out.push(
       heading2(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString("en-US")})`),
-      ...listBody(missing, limits.missing, "missing question", reportLink)
+      ...listBody(missing, limits.missing, "missing question", options)
     );
   }
-  if (main.list.rows.length > 0) out.push(heading2(4, main.title), ...listBody(main.list, limits.main, main.noun, reportLink));
-  if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, reportLink)));
+  if (main.list.rows.length > 0) out.push(heading2(4, main.title), ...listBody(main.list, limits.main, main.noun, options));
+  if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, options)));
   if (fixed.rows.length > 0) {
-    out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
+    out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, options)));
   }
   if (tags.length > 0) {
     const body = [];
-    if (limits.tags > 0) body.push(...tagTable(tags.slice(0, limits.tags), tags));
-    if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
+    if (limits.tags > 0) body.push(...tagTable2(tags.slice(0, limits.tags), tags));
+    if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, options));
     if (tags.length > TAGS_FOLD_AFTER) out.push(...details(`By tag (${plural2(tags.length, "tag")} moved)`, body));
     else out.push(paragraph2(strong2(text3("By tag"))), ...body);
   }
@@ -54610,7 +54256,7 @@ var TAG_COLUMNS = [
   ["correct", "answered right"],
   ["retrieval_ok", "retrieval ok"]
 ];
-function tagTable(shown, all2) {
+function tagTable2(shown, all2) {
   const columns = TAG_COLUMNS.filter(([metric]) => all2.some((tag) => tag.outcomes.some((o) => o.metric === metric)));
   const [first] = columns;
   if (first === void 0) return [];
@@ -54647,7 +54293,7 @@ function decompositionSection(comparison) {
   return details("Where the errors come from (decomposition)", body);
 }
 var LOST_OUTCOMES_SHOWN = 20;
-function lostOutcomesSection(comparison, reportLink) {
+function lostOutcomesSection(comparison, options) {
   const lost = comparison.lostOutcomes;
   if (lost.length === 0) return [];
   const failed = lost.some((l) => l.counted === "failed");
@@ -54656,7 +54302,7 @@ function lostOutcomesSection(comparison, reportLink) {
   return [
     heading2(4, `Outcomes lost in head: ${failed ? "counted as failed" : "left out"} (${lost.length.toLocaleString("en-US")})`),
     table(["question", "lost in head", failed ? "counted as failed in" : "left out of"], rows),
-    ...lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, reportLink)] : [],
+    ...lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, options)] : [],
     paragraph2(...prose(`${lostOutcomesFix(lost)}.`))
   ];
 }
@@ -54694,8 +54340,8 @@ function flakySection(comparison) {
   );
   return details("Flaky questions in base and head", body);
 }
-function warningsSection(comparison, rule) {
-  const context = { retrievalOk: rule, judges: comparison.judges };
+function warningsSection(comparison, options) {
+  const context = { retrievalOk: options.retrievalOk, judges: comparison.judges };
   const warnings = [
     ...comparison.warnings.map((w) => warningWords(w, context)),
     ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])
@@ -54711,7 +54357,7 @@ function warningsSection(comparison, rule) {
   };
   return [paragraph2(strong2(text3("Warnings"))), list3];
 }
-function scoringSection(comparison, rules) {
+function scoringSection(comparison, { rules }) {
   if (rules === void 0) return [];
   const lines = comparisonScoringLines(comparison, rules);
   return lines.length === 0 ? [] : [paragraph2(strong2(text3("Scoring")), text3(`: ${lines.join(" \xB7 ")}`))];
@@ -54741,18 +54387,18 @@ function renderComment(comparison, options) {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
   const verdict = decideWords(comparison, rule);
-  const lists = listsOf(comparison, options.traceUrl);
+  const lists = listsOf(comparison, options);
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
     ...(options.stateMarkers ?? []).map(markerComment),
-    ...verdictSections(comparison, rule, verdict),
+    ...verdictSections(comparison, options, verdict),
     ...options.gateChanges === void 0 ? [] : gateChangesSection(options.gateChanges),
     ...goldChangesSection(comparison.goldChanges ?? [], options.goldApproval),
-    ...scoringSection(comparison, options.rules),
-    testsTable(comparison, rule, verdict.failing),
+    ...scoringSection(comparison, options),
+    testsTable(comparison, options, verdict.failing),
     ...comparison.tests.length > 0 ? [paragraph2(...prose(`${intervalNote(comparison.tests)}.`))] : [],
-    ...mcnemarSection(comparison, rule),
-    ...lostOutcomesSection(comparison, options.reportLink)
+    ...mcnemarSection(comparison, options),
+    ...lostOutcomesSection(comparison, options)
   ];
   const trend = options.trend === void 0 ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail = [
@@ -54760,10 +54406,10 @@ function renderComment(comparison, options) {
     ...decompositionSection(comparison),
     ...flakySection(comparison),
     ...judgeSection(comparison),
-    ...warningsSection(comparison, rule),
+    ...warningsSection(comparison, options),
     footer(comparison, options)
   ];
-  const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
+  const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options), ...tail] });
   const textOf = (children2) => serialise({ type: "root", children: children2 }).trimEnd().length;
   const rowLengths = {
     missing: prefixLengths(lists.missing, maxLength),
@@ -54840,33 +54486,6 @@ function commitStatusDescription(subject) {
 
 // src/render/compare-json.ts
 init_entry_url();
-
-// src/render/eval-json.ts
-init_entry_url();
-function evalJson(summary2, config2) {
-  const metrics = {};
-  for (const [name, metric] of Object.entries(summary2.metrics)) metrics[name] = metric.value;
-  return {
-    questions: summary2.questions,
-    metrics,
-    details: summary2.metrics,
-    excluded: summary2.excluded,
-    decomposition: summary2.decomposition,
-    judgeAgreement: summary2.judgeAgreement,
-    byTag: summary2.byTag,
-    provenance: summary2.provenance,
-    scoring: scoringLines(summary2.provenance, summary2.questions, config2),
-    warnings: summary2.warnings,
-    ...summary2.repeats === void 0 ? {} : { repeats: { ...summary2.repeats, definitions: { passAtK: PASS_K_DEFINITION } } },
-    config: {
-      retrievalOk: config2.retrievalOk.name,
-      correct: formatCorrectnessRule(config2.correctness),
-      contextMatch: formatContextMatchRule(config2.contextMatch)
-    }
-  };
-}
-
-// src/render/compare-json.ts
 function comparisonReport(run2, config2, baseline, trend) {
   const { comparison } = run2;
   const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
@@ -54883,95 +54502,6 @@ function comparisonReport(run2, config2, baseline, trend) {
     head: evalJson(run2.head, config2.eval),
     ...trend === void 0 ? {} : { trend: trendJson(trend.history, trend.head, config2.eval.retrievalOk.name) }
   };
-}
-
-// src/render/eval-text.ts
-init_entry_url();
-var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
-function metricRow(name, summary2) {
-  const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
-  const count2 = summary2.count === void 0 ? "" : `${Number(summary2.count.toFixed(2))}/${summary2.n}`;
-  return [name, fixed3(summary2.value), ci, count2 || String(summary2.n)];
-}
-function metricTable(summary2, names) {
-  const rows = names.flatMap((name) => {
-    const metric = summary2.metrics[name];
-    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
-  });
-  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
-}
-function ratioLine(part, whole) {
-  return `(${part}/${whole})`;
-}
-function decompositionText(summary2, retrievalOkRule) {
-  const d = summary2.decomposition;
-  if (d.n === 0) return null;
-  const rows = [
-    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
-    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
-    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
-    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
-    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
-    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
-    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
-  ];
-  if (d.closedBook) {
-    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
-    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
-  }
-  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
-${textTable(rows)}`;
-}
-function tagTable2(summary2, headline) {
-  const tags = Object.entries(summary2.byTag);
-  if (tags.length === 0) return null;
-  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
-  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
-  return `By tag
-${textTable([["tag", "questions", ...columns], ...rows])}`;
-}
-function renderEvalText(file2, summary2, config2, holdoutLeftOut) {
-  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
-  const { excluded } = summary2;
-  const notes2 = [
-    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
-    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
-    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
-    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
-  ].filter(Boolean);
-  if (holdoutLeftOut !== void 0) notes2.push(holdoutLeftOutText(holdoutLeftOut.length));
-  const scoring2 = scoringLines(summary2.provenance, summary2.questions, config2);
-  const sections = [
-    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes2.length > 0 ? ` (${notes2.join("; ")})` : ""}${scoring2.map((line) => `
-  ${line}`).join("")}`
-  ];
-  const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
-  if (retrieval) sections.push(`Retrieval
-${retrieval}`);
-  const generation = metricTable(summary2, GENERATION_METRICS);
-  if (generation) sections.push(`Generation
-${generation}`);
-  const scores = metricTable(summary2, Object.keys(summary2.provenance.scores).map(scoreMetric));
-  if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})
-${scores}`);
-  if (summary2.repeats) sections.push(repeatsText(summary2.repeats));
-  sections.push(decompositionText(summary2, config2.retrievalOk.name));
-  const agreement = summary2.judgeAgreement;
-  if (agreement) {
-    sections.push(
-      `Judge agreement with humans
-${textTable([
-        ["kappa", "observed", "chance", "n"],
-        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
-      ])}`
-    );
-  }
-  sections.push(tagTable2(summary2, headlineMetrics(config2.retrievalOk.metric.name)));
-  if (summary2.warnings.length > 0) sections.push(`Warnings
-${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.filter((s) => s !== null).join("\n\n")}
-`;
 }
 
 // src/render/head-only.ts
@@ -55048,10 +54578,423 @@ function renderHeadOnly(summary2, options) {
   return serialise({ type: "root", children: children2 });
 }
 
+// src/pipeline/report.ts
+function stoppedStatus(badInput) {
+  return commitStatusDescription({ kind: "stopped", badInput });
+}
+async function compareReport(request2, base) {
+  const compared = base.kind === "found" ? await compareWith(request2, base) : base;
+  if (compared.kind === "compared") return comparedReport(request2, compared.base, compared.run, await request2.history?.());
+  const head = await evaluateFiles(request2.head, request2.config.eval, { holdout: request2.settings.holdout });
+  return headOnlyReport(request2, noComparison(compared, request2.settings), head);
+}
+async function compareWith(request2, base) {
+  const { settings, config: config2, held } = request2;
+  try {
+    const files = { base: await request2.prepareBase?.(base.files) ?? base.files, head: request2.head, golden: settings.golden, holdout: settings.holdout };
+    const run2 = await compareFiles(files, config2, {
+      readerEntry: request2.readerEntry,
+      onProgress: request2.onProgress,
+      allowUngated: settings["allow-ungated"],
+      ...held === null ? {} : { approveGold: held.approveGold }
+    });
+    return { kind: "compared", base, run: run2 };
+  } catch (error3) {
+    const unreadable = request2.unreadableBase?.(error3) ?? null;
+    if (unreadable === null) throw error3;
+    return unreadable;
+  }
+}
+function noComparison(base, settings) {
+  switch (base.kind) {
+    case "absent":
+      return { kind: "no-baseline", reason: base.reason, fails: settings["on-missing-baseline"] === "fail" };
+    case "no-base-branch":
+      return { kind: "no-baseline", reason: base.reason, fails: false };
+    case "broken":
+      return { kind: "baseline-error", problem: base.problem, fails: settings["on-baseline-error"] === "fail" };
+  }
+}
+function gateChangesOf(held) {
+  return held !== null && held.view.changes.length > 0 ? held.view : void 0;
+}
+function changesNotes(gateChanges) {
+  return gateChanges === void 0 ? [] : [{ kind: "text", text: gateChangesText(gateChanges) }];
+}
+var gateChangesJson = (gateChanges) => gateChanges === void 0 ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } };
+var jsonText = (report2) => `${JSON.stringify(report2, null, 2)}
+`;
+function withinBudget(render2, comment, maxBytes) {
+  if (maxBytes === void 0) return comment();
+  const text4 = render2(maxBytes / 2);
+  return Buffer.byteLength(text4) <= maxBytes ? text4 : comment();
+}
+function once(compose) {
+  let text4;
+  return () => text4 ??= compose();
+}
+function decidingPValue(comparison) {
+  const adjusted = comparison.tests.flatMap((test) => test.adjustedPValue === null ? [] : [test.adjustedPValue]);
+  return adjusted.length === 0 ? "" : String(Math.min(...adjusted));
+}
+function hasNews(comparison) {
+  return comparison.verdict === "fail" || comparison.regressions.length > 0 || comparison.fixed.length > 0 || comparison.tests.some((test) => test.significant);
+}
+function comparedReport(request2, base, compared, history) {
+  const { settings, config: config2, held } = request2;
+  const { summaryMaxBytes, ...place } = request2.place;
+  const gateChanges = gateChangesOf(held);
+  const run2 = { ...compared, comparison: withPolicyVerdict(compared.comparison, held?.view.changes ?? [], held === null || held.approved) };
+  const { comparison } = run2;
+  const rule = config2.eval.retrievalOk.name;
+  const goldApproval = held?.goldApproval();
+  const goldText = held === null ? "" : goldChangesText(comparison.goldChanges ?? [], goldApproval);
+  const trend = history === null || history === void 0 ? void 0 : { history, head: trendHead(run2.head) };
+  const options = {
+    ...place,
+    retrievalOk: rule,
+    rules: config2.eval,
+    baseline: base.description,
+    baselineRunUrl: base.runUrl,
+    traceUrl: settings["trace-url"],
+    trend,
+    gateChanges,
+    goldApproval
+  };
+  const baseline = base.description === void 0 ? { found: true, files: base.files } : { found: true, sha: base.sha, description: base.description };
+  const comment = once(() => renderComment(comparison, options));
+  const words = { retrievalOk: rule, judges: comparison.judges };
+  const correct = comparison.tests.find((test) => test.metric === "correct") ?? comparison.tests.find((test) => test.metric === "retrieval_ok");
+  return {
+    verdict: comparison.verdict,
+    failure: comparison.verdict === "fail" ? { message: `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, words)).join("; ")}`, title: "rag-gate: regression" } : null,
+    notes: [
+      ...changesNotes(gateChanges),
+      ...run2.warnings.map((text4) => ({ kind: "warning", text: text4 })),
+      ...goldText === "" ? [] : [{ kind: "text", text: goldText }]
+    ],
+    text: renderCompareText(comparison, config2),
+    get comment() {
+      return comment();
+    },
+    get summary() {
+      return withinBudget((maxLength) => renderComment(comparison, { ...options, maxLength }), comment, summaryMaxBytes);
+    },
+    get json() {
+      return jsonText({ ...comparisonReport(run2, config2, baseline, trend), ...gateChangesJson(gateChanges) });
+    },
+    outputs: {
+      verdict: comparison.verdict,
+      "p-value": decidingPValue(comparison),
+      fixed: correct?.kind === "mcnemar" ? String(correct.fixed) : "",
+      broken: correct?.kind === "mcnemar" ? String(correct.broken) : "",
+      regressions: String(comparison.regressions.length),
+      "baseline-found": "true",
+      "baseline-sha": base.sha ?? ""
+    },
+    status: commitStatusDescription({ kind: "compared", comparison, retrievalOk: rule, advisory: settings.mode === "advisory" }),
+    hasNews: hasNews(comparison),
+    head: run2.head
+  };
+}
+function headOnlyReport(request2, cause, head) {
+  const { config: config2, held, place } = request2;
+  const gateChanges = gateChangesOf(held);
+  const rule = config2.eval.retrievalOk.name;
+  const why = noComparisonText(cause);
+  const comment = once(
+    () => renderHeadOnly(head.summary, {
+      cause,
+      retrievalOk: rule,
+      marker: place.marker,
+      retrievalOkMetric: config2.eval.retrievalOk.metric.name,
+      holdoutLeftOut: head.holdoutLeftOut.length,
+      gateChanges,
+      stateMarkers: place.stateMarkers
+    })
+  );
+  const changesFail = held !== null && !held.approved && gateChanges !== void 0;
+  const verdict = cause.fails || changesFail ? "fail" : "neutral";
+  const changeReasons = changesFail ? [{ kind: "gate-changed-unapproved", changes: gateChanges.changes.filter(needsApproval) }] : [];
+  const reasons = changeReasons.map((reason) => ({ ...reason, message: reasonText(reason, { retrievalOk: rule, judges: [] }) }));
+  const title = cause.kind === "baseline-error" ? "rag-gate: baseline unreadable" : "rag-gate: no baseline";
+  const failures = [...reasons.map((reason) => reason.message), ...cause.fails ? [why] : []];
+  return {
+    verdict,
+    failure: failures.length > 0 ? { message: `rag-gate: ${failures.join("; ")}`, title: changesFail ? "rag-gate: gate changed" : title } : null,
+    notes: [
+      ...changesNotes(gateChanges),
+      ...head.warnings.map((text4) => ({ kind: "warning", text: text4 })),
+      // An unreadable baseline that lets the check pass still warns: the pull request was not compared.
+      ...cause.kind === "baseline-error" && !cause.fails ? [{ kind: "warning", text: `rag-gate: ${why}`, title }] : []
+    ],
+    text: `${why}
+Reporting the head results only.
+${renderEvalText(request2.head.join(", "), head.summary, config2.eval)}`,
+    get comment() {
+      return comment();
+    },
+    get summary() {
+      return comment();
+    },
+    get json() {
+      const baseline = cause.kind === "baseline-error" ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
+      return jsonText({ verdict, reasons, baseline, head: evalJson(head.summary, config2.eval), ...gateChangesJson(gateChanges) });
+    },
+    outputs: { verdict, "p-value": "", fixed: "", broken: "", regressions: "0", "baseline-found": "false", "baseline-sha": "" },
+    status: commitStatusDescription({ kind: "not-compared", cause }),
+    hasNews: true,
+    head: head.summary
+  };
+}
+
+// src/pipeline/settings.ts
+init_entry_url();
+
+// src/sources/config-file.ts
+init_entry_url();
+var import_promises10 = require("node:fs/promises");
+var import_yaml2 = __toESM(require_dist(), 1);
+
+// src/sources/yaml-bounds.ts
+init_entry_url();
+var import_yaml = __toESM(require_dist(), 1);
+var MAX_YAML_BYTES = 1024 * 1024;
+var MAX_YAML_DEPTH = 32;
+var MAX_YAML_NODES = 1e4;
+function lineOverSize(bytes) {
+  if (bytes.length <= MAX_YAML_BYTES) return null;
+  let line = 1;
+  for (let i = 0; i < MAX_YAML_BYTES; i++) if (bytes[i] === 10) line++;
+  return line;
+}
+var OVER_SIZE_MESSAGE = `is over 1 MiB (${MAX_YAML_BYTES.toLocaleString("en-US")} bytes), the most a config file may hold (a real one holds a few kB); it passes that on this line`;
+function children(node3) {
+  if (!(0, import_yaml.isCollection)(node3)) return [];
+  const items = [];
+  for (const item of node3.items) {
+    if ((0, import_yaml.isPair)(item)) {
+      if (item.key !== null && typeof item.key === "object") items.push(item.key);
+      if (item.value !== null && typeof item.value === "object") items.push(item.value);
+    } else items.push(item);
+  }
+  return items;
+}
+function yamlBoundProblem(document2, lineOf) {
+  const root2 = document2.contents;
+  if (root2 === null) return null;
+  const anchors = /* @__PURE__ */ new Map();
+  const extents = /* @__PURE__ */ new Map();
+  const stack = [{ node: root2, depth: 1, entered: false }];
+  let seen = 0;
+  const problem = (node3, message) => ({ line: lineOf(node3), message });
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const { node: node3, depth } = top;
+    if (!top.entered) {
+      top.entered = true;
+      if (depth > MAX_YAML_DEPTH) return problem(node3, `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
+      if (++seen > MAX_YAML_NODES) return problem(node3, `holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values; a config file needs a few dozen`);
+      if ((0, import_yaml.isAlias)(node3)) continue;
+      if (node3.anchor !== void 0) anchors.set(node3.anchor, node3);
+      for (const child of children(node3).reverse()) stack.push({ node: child, depth: depth + 1, entered: false });
+      continue;
+    }
+    stack.pop();
+    let extent;
+    if ((0, import_yaml.isAlias)(node3)) {
+      const target = anchors.get(node3.source);
+      if (target === void 0) return problem(node3, `the alias *${node3.source} has no anchor &${node3.source} before it`);
+      const expanded = extents.get(target);
+      if (expanded === void 0) return problem(node3, `the alias *${node3.source} is inside the node it names, which would never end`);
+      extent = expanded;
+    } else {
+      const inner = children(node3).map((child) => extents.get(child));
+      extent = { depth: 1 + Math.max(0, ...inner.map((e) => e.depth)), nodes: 1 + inner.reduce((sum, e) => sum + e.nodes, 0) };
+    }
+    if (depth - 1 + extent.depth > MAX_YAML_DEPTH)
+      return problem(node3, `with its aliases expanded, nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
+    if (extent.nodes > MAX_YAML_NODES)
+      return problem(
+        node3,
+        `with its aliases expanded, holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values (an alias bomb?); a config file needs a few dozen`
+      );
+    extents.set(node3, extent);
+  }
+  return null;
+}
+
+// src/sources/config-file.ts
+var GATES_KEY = "gates";
+var FILE_KEYS = new Map(
+  Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
+);
+var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
+var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
+var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], {
+  error: "must be a text, a number, true/false or a list of those"
+});
+var mappings = {
+  fields: external_exports.union([value, external_exports.record(external_exports.string(), scalar)], { error: "must be a mapping such as {question: prompt}, or a list of ours=yours" }).optional()
+};
+var settingsMap = external_exports.object(mappings, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' }).catchall(value);
+var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
+async function readConfigFile(file2, options) {
+  let bytes;
+  try {
+    bytes = options.content ?? await (0, import_promises10.readFile)(file2);
+  } catch (error3) {
+    if (!options.required && error3.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+    throw readFailure(file2, error3);
+  }
+  const overSize = lineOverSize(bytes);
+  if (overSize !== null) throw InputError.single({ file: file2, line: overSize, message: OVER_SIZE_MESSAGE });
+  const text4 = utf8Text(file2, bytes);
+  const lines = new import_yaml2.LineCounter();
+  const document2 = (0, import_yaml2.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
+  const keyLine = (path) => {
+    const parent = path.length === 1 ? document2.contents : document2.getIn(path.slice(0, -1), true);
+    const pair2 = (0, import_yaml2.isMap)(parent) ? parent.items.find((item) => (0, import_yaml2.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
+    return pair2 !== void 0 && (0, import_yaml2.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document2.getIn(path, true));
+  };
+  if (document2.errors.length > 0) {
+    const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    const words = (error3) => error3.code === "RESOURCE_EXHAUSTION" ? `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5` : `not valid YAML: ${firstLine(error3.message)}`;
+    throw new InputError(document2.errors.map((error3) => ({ file: file2, line: error3.linePos?.[0].line, message: words(error3) })));
+  }
+  const problems = [];
+  const root2 = document2.contents;
+  if (root2 === null || (0, import_yaml2.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+  if (!(0, import_yaml2.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+  const bound = yamlBoundProblem(document2, (node3) => lineOf(node3));
+  if (bound !== null) throw InputError.single({ file: file2, ...bound });
+  let data;
+  try {
+    data = document2.toJS({ maxAliasCount: 100 });
+  } catch (error3) {
+    let alias;
+    (0, import_yaml2.visit)(document2, { Alias: (_, node3) => void (alias ??= node3) });
+    throw InputError.single({ file: file2, line: alias === void 0 ? void 0 : lineOf(alias), message: `not valid YAML: ${error3.message}` });
+  }
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    for (const issue3 of parsed.error.issues) {
+      problems.push({ file: file2, line: keyLine(issue3.path), field: issue3.path.join(".") || void 0, message: issue3.message });
+    }
+    throw new InputError(problems);
+  }
+  const layer = (values, path, section) => {
+    const out = /* @__PURE__ */ new Map();
+    for (const [key, raw] of Object.entries(values)) {
+      if (path.length === 0 && key === GATES_KEY) continue;
+      const where = { file: file2, line: keyLine([...path, key]), field: [...path, key].join(".") };
+      const name = FILE_KEYS.get(key);
+      if (name === void 0) {
+        const known = Object.hasOwn(SETTINGS, key);
+        const hint = closestName(key, FILE_KEYS.keys());
+        problems.push({
+          ...where,
+          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
+        });
+        continue;
+      }
+      const mapping = typeof raw === "object" && raw !== null && !Array.isArray(raw);
+      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : mapping ? Object.entries(raw).map(([key2, item]) => `${key2}=${String(item)}`).join("\n") : String(raw);
+      out.set(name, { text: text5, origin: { kind: "file", file: file2, line: where.line ?? 1, ...section === void 0 ? {} : { section } } });
+    }
+    return out;
+  };
+  const { [GATES_KEY]: gates, ...top } = parsed.data;
+  const topLayer = layer(top, []);
+  let sectionLayer = /* @__PURE__ */ new Map();
+  if (gates !== void 0) {
+    const sections = Object.keys(gates);
+    const selected = gates[options.tag];
+    if (selected === void 0) {
+      problems.push({
+        file: file2,
+        line: keyLine([GATES_KEY]),
+        field: GATES_KEY,
+        message: `has no section "${options.tag}" (the comment tag of this run); it has ${sections.map((s) => `"${s}"`).join(", ")}: set comment-tag to one of them`
+      });
+    } else {
+      sectionLayer = layer(selected, [GATES_KEY, options.tag], options.tag);
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return { top: topLayer, section: sectionLayer };
+}
+
+// src/pipeline/settings.ts
+async function loadSettings(given) {
+  const tag = commentTag(given);
+  const configText = given.get("config")?.text ?? SETTINGS.config.default;
+  return resolveOver(given, await readConfigFile(configText.trim(), { required: given.has("config"), tag }));
+}
+function settingsText(names, resolved) {
+  return renderSettings(names, resolved.texts, resolved.origins);
+}
+async function loadBaseSettings(given, file2) {
+  const tag = commentTag(given);
+  const layers = file2.content === null ? { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() } : await readConfigFile(file2.name, { required: true, tag, content: file2.content });
+  return resolveOver(given, layers);
+}
+function commentTag(given) {
+  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
+  try {
+    return SETTINGS["comment-tag"].parse(tagText);
+  } catch (error3) {
+    if (!(error3 instanceof SettingError)) throw error3;
+    throw new SettingError(
+      describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error3.message })
+    );
+  }
+}
+function resolveOver(given, file2) {
+  const layers = [given, file2.section, file2.top];
+  const { settings, origins } = resolveSettings(layers, describeProblem);
+  const texts2 = {};
+  for (const name of Object.keys(SETTINGS)) {
+    texts2[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
+  }
+  return { settings, origins, texts: texts2 };
+}
+
 // src/frontends/github/baseline.ts
 init_entry_url();
 var import_promises11 = require("node:fs/promises");
 var import_node_path5 = require("node:path");
+
+// src/pipeline/baseline-words.ts
+init_entry_url();
+var BRANCH_MAX = 100;
+var ENTRIES_NAMED = 20;
+var ENTRY_NAME_MAX = 200;
+function givenBaseDescription(setting) {
+  return codeQuoted(setting, 200);
+}
+function age(createdAt, now) {
+  const hours = Math.max(0, (now.getTime() - Date.parse(createdAt)) / 36e5);
+  if (hours < 1) return "less than an hour old";
+  if (hours < 48) return `${Math.round(hours)} hour${Math.round(hours) === 1 ? "" : "s"} old`;
+  return `${Math.round(hours / 24)} days old`;
+}
+function artifactBaseDescription(branch, run2, mergeBase, now) {
+  return `${codeQuoted(branch, BRANCH_MAX)} at ${codeQuoted(run2.headSha.slice(0, 7), 7)}${mergeBase ? " (the merge-base)" : ""}, results from run ${run2.runNumber}, ${age(run2.createdAt, now)}`;
+}
+function noPushRunReason(branch, days) {
+  return `no successful push run of this workflow on ${codeQuoted(branch, BRANCH_MAX)} in the last ${days} days`;
+}
+function noArtifactReason(branch, artifact) {
+  return `no recent push run on ${codeQuoted(branch, BRANCH_MAX)} has an unexpired artifact ${codeQuoted(artifact, BRANCH_MAX)} (first run, or the artifact expired)`;
+}
+function heldFilesText(names) {
+  if (names.length === 0) return "no file at all";
+  const more = names.length - ENTRIES_NAMED;
+  const listed = names.slice(0, ENTRIES_NAMED).map((name) => inertText(name, ENTRY_NAME_MAX));
+  return [...listed, ...more > 0 ? [`\u2026 and ${more} more file${more === 1 ? "" : "s"}`] : []].join("\n");
+}
 
 // src/frontends/github/github.ts
 init_entry_url();
@@ -57307,12 +57250,9 @@ function inflateEntry(zip, entry) {
 var hex3 = (value2) => `0x${value2.toString(16).padStart(8, "0")}`;
 
 // src/frontends/github/baseline.ts
-var BRANCH_MAX = 100;
 var RUNS_SEARCHED = 10;
 var RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
 var MAX_INFLATED_BYTES = 2 * 1024 ** 3;
-var ENTRIES_NAMED = 20;
-var ENTRY_NAME_MAX = 200;
 var MAX_HISTORY_BYTES = 64 * 1024 ** 2;
 function historyInArtifact(zip, entries, name) {
   const entry = entries.find((candidate) => !candidate.name.endsWith("/") && (0, import_node_path5.basename)(candidate.name) === name);
@@ -57323,12 +57263,6 @@ function historyInArtifact(zip, entries, name) {
   } catch (error3) {
     return { entry: entry.name, problem: errorMessage(error3) };
   }
-}
-function age(createdAt, now) {
-  const hours = Math.max(0, (now.getTime() - Date.parse(createdAt)) / 36e5);
-  if (hours < 1) return "less than an hour old";
-  if (hours < 48) return `${Math.round(hours)} hour${Math.round(hours) === 1 ? "" : "s"} old`;
-  return `${Math.round(hours / 24)} days old`;
 }
 var LookupBroken = class extends Error {
   constructor(problem) {
@@ -57369,12 +57303,6 @@ async function extractResults(zip, names, directory) {
   const held = all2.filter((entry) => !entry.name.endsWith("/")).map((entry) => entry.name);
   return { files, history: historyInArtifact(zip, all2, names.history), held };
 }
-function heldFiles(names) {
-  if (names.length === 0) return "no file at all";
-  const more = names.length - ENTRIES_NAMED;
-  const listed = names.slice(0, ENTRIES_NAMED).map((name) => inertText(name, ENTRY_NAME_MAX));
-  return [...listed, ...more > 0 ? [`\u2026 and ${more} more file${more === 1 ? "" : "s"}`] : []].join("\n");
-}
 function orderCandidates(runs, mergeBase) {
   const newestFirst = [...runs].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
   if (mergeBase === null) return newestFirst;
@@ -57411,7 +57339,7 @@ async function lookUp(search) {
   if (runs.length === 0) {
     return {
       kind: "absent",
-      reason: `no successful push run of this workflow on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} in the last ${search.maxAgeDays} days`
+      reason: noPushRunReason(pullRequest.baseRef, search.maxAgeDays)
     };
   }
   const mergeBase = await api.mergeBase(pullRequest.baseSha, pullRequest.headSha).catch(() => null);
@@ -57433,19 +57361,18 @@ async function lookUp(search) {
       throw error3;
     });
     const { files: entries, history } = unpacked;
-    if (entries.size === 0) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "no-results-file", detail: heldFiles(unpacked.held) });
-    const where = run2.headSha === mergeBase ? " (the merge-base)" : "";
+    if (entries.size === 0) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "no-results-file", detail: heldFilesText(unpacked.held) });
     return {
       kind: "found",
       files: [...entries.keys()],
       sha: run2.headSha,
-      description: `${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} at ${codeQuoted(run2.headSha.slice(0, 7), 7)}${where}, results from run ${run2.runNumber}, ${age(run2.createdAt, search.now)}`,
+      description: artifactBaseDescription(pullRequest.baseRef, run2, run2.headSha === mergeBase, search.now),
       artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries, history }
     };
   }
   return {
     kind: "absent",
-    reason: `no recent push run on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} has an unexpired artifact ${codeQuoted(search.artifactName, BRANCH_MAX)} (first run, or the artifact expired)`
+    reason: noArtifactReason(pullRequest.baseRef, search.artifactName)
   };
 }
 function invalidArtifactResults(baseline, error3) {
@@ -57467,6 +57394,267 @@ function invalidArtifactResults(baseline, error3) {
       detail: new InputError(problems).message
     }
   };
+}
+async function findBaseline(runtime, settings, baselineOrigin, context) {
+  const { api, pullRequest, event, repository } = context;
+  if (settings.baseline !== void 0) {
+    return {
+      kind: "found",
+      files: await resultFiles(settings.baseline, "baseline", baselineOrigin),
+      sha: null,
+      description: givenBaseDescription(settings.baseline)
+    };
+  }
+  if (pullRequest === null) return { kind: "no-base-branch", reason: `a ${event.eventName || "non-pull-request"} event has no base branch to compare with` };
+  return findArtifactBaseline({
+    api,
+    pullRequest,
+    producerRunId: event.producerRunId,
+    repository,
+    serverUrl: runtime.env.GITHUB_SERVER_URL || "https://github.com",
+    artifactName: settings["baseline-artifact"],
+    maxAgeDays: settings["baseline-max-age-days"],
+    resultNames: context.headInputs.map((file2) => (0, import_node_path5.basename)(file2)),
+    historyName: (0, import_node_path5.basename)(settings.history),
+    directory: (0, import_node_path5.join)(context.reportDir, "baseline"),
+    now: runtime.now()
+  });
+}
+
+// src/frontends/github/event.ts
+init_entry_url();
+var record2 = (value2) => typeof value2 === "object" && value2 !== null ? value2 : {};
+function readEvent(eventName, payload, runId) {
+  const body = record2(payload);
+  if (eventName === "pull_request" || eventName === "pull_request_target") {
+    const pull = record2(body.pull_request);
+    const base = record2(pull.base);
+    const head = record2(pull.head);
+    return {
+      eventName,
+      pullRequest: { number: Number(pull.number), baseRef: String(base.ref ?? ""), baseSha: String(base.sha ?? ""), headSha: String(head.sha ?? "") },
+      workflowRunHead: null,
+      producerRunId: runId,
+      pushedBranch: null
+    };
+  }
+  if (eventName === "workflow_run") {
+    const run2 = record2(body.workflow_run);
+    const pulls = Array.isArray(run2.pull_requests) ? run2.pull_requests.map(record2) : [];
+    const first = pulls[0];
+    const headRepository = record2(record2(run2.head_repository).owner);
+    return {
+      eventName,
+      pullRequest: first === void 0 ? null : {
+        number: Number(first.number),
+        baseRef: String(record2(first.base).ref ?? ""),
+        baseSha: String(record2(first.base).sha ?? ""),
+        headSha: String(record2(first.head).sha ?? run2.head_sha ?? "")
+      },
+      workflowRunHead: { owner: String(headRepository.login ?? ""), branch: String(run2.head_branch ?? ""), sha: String(run2.head_sha ?? "") },
+      producerRunId: Number(run2.id),
+      pushedBranch: null
+    };
+  }
+  const ref = String(body.ref ?? "");
+  const pushedBranch = eventName === "push" && ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null;
+  return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId, pushedBranch };
+}
+async function resolvePullRequest(api, event, prNumber) {
+  if (prNumber !== void 0) return api.getPullRequest(prNumber);
+  if (event.pullRequest !== null) {
+    if (event.eventName !== "workflow_run") return event.pullRequest;
+    return api.getPullRequest(event.pullRequest.number);
+  }
+  if (event.workflowRunHead !== null) {
+    const { owner, branch, sha } = event.workflowRunHead;
+    return api.findPullRequest(owner, branch, sha);
+  }
+  return null;
+}
+function runUrl(env) {
+  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return void 0;
+  return `${env.GITHUB_SERVER_URL || "https://github.com"}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+}
+
+// src/frontends/github/gate.ts
+init_entry_url();
+var import_promises12 = require("node:fs/promises");
+var import_node_os2 = require("node:os");
+var import_node_path6 = require("node:path");
+
+// src/pipeline/policy.ts
+init_entry_url();
+
+// src/core/holdout/split.ts
+init_entry_url();
+
+// node_modules/@noble/hashes/hmac.js
+init_entry_url();
+var _HMAC = class {
+  oHash;
+  iHash;
+  blockLen;
+  outputLen;
+  canXOF = false;
+  finished = false;
+  destroyed = false;
+  constructor(hash2, key) {
+    ahash(hash2);
+    abytes(key, void 0, "key");
+    this.iHash = hash2.create();
+    if (typeof this.iHash.update !== "function")
+      throw new Error("expected Hash instance");
+    this.blockLen = this.iHash.blockLen;
+    this.outputLen = this.iHash.outputLen;
+    const blockLen = this.blockLen;
+    const pad = new Uint8Array(blockLen);
+    pad.set(key.length > blockLen ? hash2.create().update(key).digest() : key);
+    for (let i = 0; i < pad.length; i++)
+      pad[i] ^= 54;
+    this.iHash.update(pad);
+    this.oHash = hash2.create();
+    for (let i = 0; i < pad.length; i++)
+      pad[i] ^= 54 ^ 92;
+    this.oHash.update(pad);
+    clean(pad);
+  }
+  update(buf) {
+    aexists(this);
+    this.iHash.update(buf);
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const buf = out.subarray(0, this.outputLen);
+    this.iHash.digestInto(buf);
+    this.oHash.update(buf);
+    this.oHash.digestInto(buf);
+    this.destroy();
+  }
+  digest() {
+    const out = new Uint8Array(this.oHash.outputLen);
+    this.digestInto(out);
+    return out;
+  }
+  _cloneInto(to) {
+    to ||= Object.create(Object.getPrototypeOf(this), {});
+    const { oHash, iHash, finished, destroyed, blockLen, outputLen, canXOF } = this;
+    to = to;
+    to.finished = finished;
+    to.destroyed = destroyed;
+    to.blockLen = blockLen;
+    to.outputLen = outputLen;
+    to.canXOF = canXOF;
+    to.oHash = oHash._cloneInto(to.oHash);
+    to.iHash = iHash._cloneInto(to.iHash);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+  destroy() {
+    this.destroyed = true;
+    this.oHash.destroy();
+    this.iHash.destroy();
+  }
+};
+var hmac = /* @__PURE__ */ (() => {
+  const hmac_ = ((hash2, key, message) => new _HMAC(hash2, key).update(message).digest());
+  hmac_.create = (hash2, key) => new _HMAC(hash2, key);
+  return hmac_;
+})();
+
+// src/core/holdout/split.ts
+function holdoutHash(key, id) {
+  const digest2 = hmac(sha256, utf8ToBytes(`${key.seed}\0${key.rotation}`), utf8ToBytes(id));
+  let value2 = 0;
+  for (let i = 0; i < 6; i++) value2 = value2 * 256 + digest2[i];
+  return value2 / 2 ** 48;
+}
+function strataOf(question) {
+  const tags = [...new Set(question.tags)];
+  return [void 0, ...tags.length === 0 ? [null] : tags];
+}
+function drawSplit(questions2, key, previous) {
+  const side = /* @__PURE__ */ new Map();
+  for (const id of previous?.holdout ?? []) side.set(id, "holdout");
+  for (const id of previous?.development ?? []) side.set(id, "development");
+  const counts = /* @__PURE__ */ new Map();
+  const count2 = (question, held) => {
+    for (const stratum of strataOf(question)) {
+      const c = counts.get(stratum) ?? { n: 0, held: 0 };
+      c.n++;
+      if (held) c.held++;
+      counts.set(stratum, c);
+    }
+  };
+  const fresh = [];
+  for (const question of questions2) {
+    const known = side.get(question.id);
+    if (known === void 0) fresh.push({ question, hash: holdoutHash(key, question.id) });
+    else count2(question, known === "holdout");
+  }
+  fresh.sort((a, b) => a.hash - b.hash || (a.question.id < b.question.id ? -1 : a.question.id > b.question.id ? 1 : 0));
+  for (const { question } of fresh) {
+    let shortfall = 0;
+    for (const stratum of strataOf(question)) {
+      const c = counts.get(stratum) ?? { n: 0, held: 0 };
+      shortfall += key.share * (c.n + 1) - c.held - 0.5;
+    }
+    const held = shortfall > 0;
+    side.set(question.id, held ? "holdout" : "development");
+    count2(question, held);
+  }
+  const holdout = [];
+  const development = [];
+  for (const question of questions2) (side.get(question.id) === "holdout" ? holdout : development).push(question.id);
+  return { seed: key.seed, rotation: key.rotation, share: key.share, holdout, development };
+}
+function holdoutFingerprint(split) {
+  const ids2 = [...split.holdout].sort(byCodeUnits);
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
+}
+
+// src/pipeline/policy.ts
+async function holdToBase(given, head, baseFile, baseFiles = {}) {
+  const base = await loadBaseSettings(given, baseFile);
+  const changes = [...policyChanges(base, head), ...await fileChanges(head.settings, baseFiles)];
+  return { base, changes, fingerprint: changes.some(needsApproval) ? changesFingerprint(changes) : null, baseFiles };
+}
+async function fileChanges(head, baseFiles) {
+  const changes = [];
+  if (head.golden !== void 0 && baseFiles.golden !== void 0) {
+    const headIds = await readGoldenIds(head.golden);
+    const change = baseFiles.golden === null ? { setting: "golden", base: "(no file)", head: `${headIds.size} questions`, direction: "changed" } : goldenSetChange(await readGoldenIds(baseFiles.golden), headIds);
+    if (change !== null) changes.push(change);
+  }
+  if (head.holdout !== void 0 && baseFiles.holdout !== void 0) {
+    const split = await readHoldoutFile(head.holdout);
+    if (baseFiles.holdout === null) {
+      changes.push({ setting: "holdout", base: "(no file)", head: `${split.holdout.length} held out`, direction: "changed" });
+    } else {
+      const baseSplit = await readHoldoutFile(baseFiles.holdout);
+      const sameKey = baseSplit.seed === split.seed && baseSplit.rotation === split.rotation;
+      const drawn = head.golden === void 0 ? null : drawSplit(await readGoldenQuestions(head.golden), split, sameKey ? baseSplit : void 0).holdout;
+      const change = holdoutChange(baseSplit, split, drawn);
+      if (change !== null) changes.push(change);
+    }
+  }
+  return changes;
+}
+function settingsUnder(held, head, approved) {
+  const governing = { ...governingSettings(held.base.settings, head, held.changes, approved) };
+  if (!approved) {
+    for (const change of held.changes)
+      if (needsApproval(change) && (change.setting === "golden" || change.setting === "holdout")) {
+        const file2 = held.baseFiles[change.setting];
+        if (file2 !== void 0) governing[change.setting] = file2 ?? void 0;
+      }
+  }
+  return governing;
 }
 
 // src/frontends/github/approval.ts
@@ -57529,54 +57717,101 @@ async function upsertComment(api, issueNumber, marker, body, options) {
   return { action: "updated", url: updated.url };
 }
 
-// src/frontends/github/event.ts
-init_entry_url();
-var record2 = (value2) => typeof value2 === "object" && value2 !== null ? value2 : {};
-function readEvent(eventName, payload, runId) {
-  const body = record2(payload);
-  if (eventName === "pull_request" || eventName === "pull_request_target") {
-    const pull = record2(body.pull_request);
-    const base = record2(pull.base);
-    const head = record2(pull.head);
-    return {
-      eventName,
-      pullRequest: { number: Number(pull.number), baseRef: String(base.ref ?? ""), baseSha: String(base.sha ?? ""), headSha: String(head.sha ?? "") },
-      workflowRunHead: null,
-      producerRunId: runId,
-      pushedBranch: null
-    };
-  }
-  if (eventName === "workflow_run") {
-    const run2 = record2(body.workflow_run);
-    const pulls = Array.isArray(run2.pull_requests) ? run2.pull_requests.map(record2) : [];
-    const first = pulls[0];
-    const headRepository = record2(record2(run2.head_repository).owner);
-    return {
-      eventName,
-      pullRequest: first === void 0 ? null : {
-        number: Number(first.number),
-        baseRef: String(record2(first.base).ref ?? ""),
-        baseSha: String(record2(first.base).sha ?? ""),
-        headSha: String(record2(first.head).sha ?? run2.head_sha ?? "")
-      },
-      workflowRunHead: { owner: String(headRepository.login ?? ""), branch: String(run2.head_branch ?? ""), sha: String(run2.head_sha ?? "") },
-      producerRunId: Number(run2.id),
-      pushedBranch: null
-    };
-  }
-  const ref = String(body.ref ?? "");
-  const pushedBranch = eventName === "push" && ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null;
-  return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId, pushedBranch };
+// src/frontends/github/gate.ts
+var errorMessage2 = (error3) => error3 instanceof Error ? error3.message : String(error3);
+function repositoryPath(setting, file2, workspace) {
+  const inside = (0, import_node_path6.relative)(workspace || process.cwd(), (0, import_node_path6.resolve)(file2));
+  if (inside === "" || inside.startsWith("..") || (0, import_node_path6.isAbsolute)(inside))
+    throw new SettingError(
+      `input "${setting}": ${file2} is not a file inside the repository checkout, so its base branch version cannot be read; keep it in the repository`
+    );
+  return inside.split(import_node_path6.sep).join("/");
+}
+async function fileAtBase(api, path, pullRequest) {
+  return api.getFileAt(path, pullRequest.baseSha).catch((error3) => {
+    const why = apiFailure(error3).kind === "forbidden" ? "add `contents: read` under `permissions:` in the workflow" : "re-run the job";
+    throw new Error(
+      `could not read the base branch's ${path} at ${pullRequest.baseSha.slice(0, 7)} (${errorMessage2(error3)}): what decides pass or fail comes from the base branch, so rag-gate does not gate without it; ${why}`
+    );
+  });
+}
+async function baseCopy(api, setting, file2, context) {
+  if (file2 === void 0) return void 0;
+  const content = await fileAtBase(api, repositoryPath(setting, file2, context.workspace), context.pullRequest);
+  if (content === null) return null;
+  const copy = (0, import_node_path6.join)(context.directory, `${setting}-${(0, import_node_path6.basename)(file2)}`);
+  await (0, import_promises12.mkdir)(context.directory, { recursive: true });
+  await (0, import_promises12.writeFile)(copy, content);
+  return copy;
+}
+async function heldGate(runtime, api, given, head, pullRequest) {
+  const workspace = runtime.env.GITHUB_WORKSPACE;
+  const path = repositoryPath("config", head.settings.config, workspace);
+  const content = await fileAtBase(api, path, pullRequest);
+  const where = { pullRequest, workspace, directory: (0, import_node_path6.join)(runtime.env.RUNNER_TEMP || (0, import_node_os2.tmpdir)(), "rag-gate", head.settings["comment-tag"], "base-branch") };
+  const baseFiles = {
+    golden: await baseCopy(api, "golden", head.settings.golden, where),
+    holdout: await baseCopy(api, "holdout", head.settings.holdout, where)
+  };
+  const held = await holdToBase(given, head, { name: `${path} at ${pullRequest.baseSha.slice(0, 7)} (base branch)`, content }, baseFiles);
+  const label2 = head.settings["approve-label"];
+  const approveWith = { kind: "label", label: label2 };
+  const commentsAllowed = head.settings.comment !== "never";
+  const marker = commentMarker(head.settings["comment-tag"]);
+  let read;
+  const readApprovals = () => read ??= (async () => {
+    if (!commentsAllowed) return { comment: void 0, by: null };
+    const [comment, by] = await Promise.all([findOwnComment(api, pullRequest.number, marker), labelApplied(api, pullRequest.number, label2)]);
+    return { comment, by };
+  })();
+  const stateMarkers = [];
+  const decide = async (kind, fingerprint) => {
+    let previous = null;
+    let approval2 = { kind: "none" };
+    try {
+      const { comment, by } = await readApprovals();
+      previous = shownChanges(comment, kind);
+      approval2 = approvalOf(by, fingerprint, previous, commentsAllowed);
+    } catch (error3) {
+      runtime.warning(`rag-gate could not check for an approval of this pull request's ${kind} changes (${errorMessage2(error3)}); they count as not approved`);
+    }
+    stateMarkers.push(changesMarker(kind, changesShownSince(previous, fingerprint)));
+    return approval2;
+  };
+  const approval = held.fingerprint === null ? { kind: "none" } : await decide("policy", held.fingerprint);
+  const approved = held.fingerprint === null || approval.kind === "approved";
+  let gold;
+  return {
+    settings: settingsUnder(held, head.settings, approved),
+    approved,
+    view: { changes: held.changes, approval, approveWith },
+    stateMarkers,
+    approveGold: async (changes) => {
+      gold = await decide("gold", goldFingerprint(changes));
+      return gold.kind === "approved";
+    },
+    goldApproval: () => gold === void 0 ? void 0 : { approval: gold, approveWith }
+  };
 }
 
 // src/frontends/github/history.ts
 init_entry_url();
-var import_promises13 = require("node:fs/promises");
-var import_node_path6 = require("node:path");
+var import_promises14 = require("node:fs/promises");
+var import_node_path8 = require("node:path");
+
+// src/pipeline/history.ts
+init_entry_url();
+function historySourceNote(source, on) {
+  const { warning: warning2, title, text: text4 } = historyNote(source, on);
+  return warning2 ? { kind: "warning", text: text4, title } : { kind: "info", text: text4 };
+}
+function historyWrittenText(file2, runs, artifact) {
+  return historyWrittenNote(file2, runs, artifact);
+}
 
 // src/sources/history.ts
 init_entry_url();
-var import_promises12 = require("node:fs/promises");
+var import_promises13 = require("node:fs/promises");
 var finite = external_exports.number().refine(Number.isFinite, "must be a finite number");
 var metricSchema2 = external_exports.object({
   value: finite,
@@ -57597,7 +57832,7 @@ var historySchema = external_exports.object({
 async function readHistory(file2) {
   let text4;
   try {
-    text4 = await (0, import_promises12.readFile)(file2, "utf8");
+    text4 = await (0, import_promises13.readFile)(file2, "utf8");
   } catch (error3) {
     throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error3 instanceof Error ? error3.message : String(error3)}` });
   }
@@ -57625,20 +57860,141 @@ ${runs.join(",\n")}
 `;
 }
 
+// src/frontends/github/publish.ts
+init_entry_url();
+var import_node_crypto = require("node:crypto");
+var import_node_path7 = require("node:path");
+
+// src/frontends/github/outputs.ts
+init_entry_url();
+
+// src/core/catalog/outputs.ts
+init_entry_url();
+var OUTPUT_RUNS = ["gate", "push", "release", "monitor"];
+var COMPARISONS = ["gate", "push"];
+var ROWS = {
+  verdict: {
+    description: "the verdict: pass, fail, or neutral (no baseline was found: head results only; and always in modes release and monitor); also fail when the baseline exists but cannot be read, when none exists and on-missing-baseline is fail, or when the pull request changes its own gate without approval",
+    setBy: OUTPUT_RUNS
+  },
+  "p-value": { description: "the smallest Holm-adjusted p-value among the gated tests (empty without a baseline)", setBy: COMPARISONS },
+  fixed: {
+    description: "questions wrong in base and right in head: the discordant count of end-to-end correctness (of retrieval success when the results carry no correctness); empty without a baseline",
+    setBy: COMPARISONS
+  },
+  broken: { description: "questions right in base and wrong in head (the same test as fixed); empty without a baseline", setBy: COMPARISONS },
+  regressions: {
+    description: "number of regressed questions (right in base, wrong in head); 0 without a baseline or when the results carry no end-to-end correctness",
+    setBy: COMPARISONS,
+    otherwise: "0"
+  },
+  "report-json": { description: "path of the full report in JSON (under RUNNER_TEMP): the comparison, or the mode's own report", setBy: OUTPUT_RUNS },
+  "report-markdown": { description: "path of the report in Markdown: the comment body, or the mode's job summary", setBy: OUTPUT_RUNS },
+  "baseline-found": { description: "whether base results were found and compared: true or false", setBy: COMPARISONS, otherwise: "false" },
+  "baseline-sha": { description: "commit of the base results, when known", setBy: COMPARISONS },
+  "comment-url": { description: "URL of the pull request comment, when one was written", setBy: ["gate"] },
+  history: {
+    description: "path of the updated run history (the history input's file), to upload with the results as the baseline-artifact",
+    setBy: ["push"]
+  },
+  "holdout-gap": {
+    description: "the headline gap, development \u2212 holdout (end-to-end correctness, else retrieval success), as a share (0.05 is 5 points)",
+    setBy: ["release"]
+  },
+  "holdout-looks": {
+    description: "how many times (for how many commits) the holdout has been evaluated since it was drawn, this look included",
+    setBy: ["release"]
+  },
+  "holdout-ledger": { description: "path of the updated holdout ledger, to upload as the holdout-ledger-artifact", setBy: ["release"] },
+  "monitor-alert": {
+    description: "whether a rate of the current window rose significantly above its ceiling: true or false",
+    setBy: ["monitor"]
+  },
+  "monitor-issue": { description: "URL of the monitoring issue this run opened, updated or closed, if any", setBy: ["monitor"] }
+};
+var OUTPUTS = ROWS;
+var OUTPUT_NAMES = Object.keys(ROWS);
+function everyOutput(run2, values) {
+  const given = values;
+  return OUTPUT_NAMES.map((name) => [name, OUTPUTS[name].setBy.includes(run2) ? given[name] ?? "" : OUTPUTS[name].otherwise ?? ""]);
+}
+
+// src/frontends/github/outputs.ts
+function setOutputs(runtime, run2, values) {
+  for (const [name, value2] of everyOutput(run2, values)) runtime.setOutput(name, value2);
+}
+
+// src/frontends/github/publish.ts
+var FORK_HINT = 'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
+var errorMessage3 = (error3) => error3 instanceof Error ? error3.message : String(error3);
+function logUntrusted(runtime, text4) {
+  const token = (0, import_node_crypto.randomUUID)();
+  runtime.info(`::stop-commands::${token}`);
+  runtime.info(text4);
+  runtime.info(`::${token}::`);
+}
+function logNote(runtime, note2) {
+  if (note2.kind === "warning") runtime.warning(note2.text, note2.title);
+  else if (note2.kind === "info") runtime.info(note2.text);
+  else logUntrusted(runtime, note2.text);
+}
+function logReport(runtime, report2) {
+  for (const note2 of report2.notes) logNote(runtime, note2);
+  logUntrusted(runtime, report2.text);
+}
+var SUMMARY_MAX_BYTES = 1024 * 1024;
+function publication(runtime, settings, run2) {
+  return {
+    reportDir: run2.reportDir,
+    place: {
+      marker: commentMarker(settings["comment-tag"]),
+      stateMarkers: run2.stateMarkers,
+      reportLink: "the `report-json` output",
+      runUrl: runUrl(runtime.env),
+      summaryMaxBytes: SUMMARY_MAX_BYTES
+    },
+    commentOn: settings.comment !== "never" && run2.event.eventName !== "push" ? run2.pullRequest : null,
+    onlyIfChanged: settings.comment === "on-change",
+    history: run2.pushed ? settings.history : null
+  };
+}
+async function publishReport(runtime, api, report2, where) {
+  const jsonFile = (0, import_node_path7.join)(where.reportDir, "report.json");
+  const markdownFile = (0, import_node_path7.join)(where.reportDir, "comment.md");
+  await runtime.writeReport(jsonFile, report2.json);
+  await runtime.writeReport(markdownFile, report2.comment);
+  await runtime.writeSummary(report2.summary).catch((error3) => runtime.warning(`could not write the job summary: ${errorMessage3(error3)}`));
+  let posted = { action: "skipped", url: null };
+  const pullRequest = where.commentOn;
+  if (pullRequest !== null) {
+    try {
+      posted = await upsertComment(api, pullRequest.number, where.place.marker, report2.comment, {
+        onlyIfChanged: where.onlyIfChanged,
+        hasNews: report2.hasNews
+      });
+      if (posted.url !== null) runtime.info(`PR comment ${posted.action}: ${posted.url}`);
+    } catch (error3) {
+      const why = httpStatus(error3) === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage3(error3)}); the verdict below still stands.`;
+      runtime.warning(`rag-gate could not comment on pull request #${pullRequest.number}: ${why}`, "rag-gate: no PR comment");
+    }
+  }
+  const outputs = { ...report2.outputs, "report-json": jsonFile, "report-markdown": markdownFile };
+  if (where.history === null) setOutputs(runtime, "gate", { ...outputs, "comment-url": posted.url ?? "" });
+  else setOutputs(runtime, "push", { ...outputs, history: where.history });
+}
+
 // src/frontends/github/history.ts
 var LOOKBACK_DAYS = 400;
 var RUNS_SEARCHED2 = 10;
-var errorMessage2 = (error3) => error3 instanceof Error ? error3.message : String(error3);
+var errorMessage4 = (error3) => error3 instanceof Error ? error3.message : String(error3);
 async function exists2(file2) {
-  return (0, import_promises13.access)(file2).then(
+  return (0, import_promises14.access)(file2).then(
     () => true,
     () => false
   );
 }
 function note(runtime, source, on) {
-  const { warning: warning2, title, text: text4 } = historyNote(source, on);
-  if (warning2) runtime.warning(text4, title);
-  else runtime.info(text4);
+  logNote(runtime, historySourceNote(source, on));
 }
 function readArtifactHistory(found, artifact) {
   if ("problem" in found) return { problem: found.problem };
@@ -57646,7 +58002,7 @@ function readArtifactHistory(found, artifact) {
     const text4 = new TextDecoder("utf-8", { fatal: true }).decode(found.content);
     return { history: parseHistory(text4, `${artifact}/${found.entry}`) };
   } catch (error3) {
-    return { problem: error3 instanceof InputError ? error3.message : `not UTF-8 text (${errorMessage2(error3)})` };
+    return { problem: error3 instanceof InputError ? error3.message : `not UTF-8 text (${errorMessage4(error3)})` };
   }
 }
 async function lookUpPrevious(file2, search) {
@@ -57667,24 +58023,24 @@ async function lookUpPrevious(file2, search) {
       const runLink = { id: run2.id, url: run2.url };
       let entry;
       try {
-        entry = historyInArtifact(zip, zipEntries(zip), (0, import_node_path6.basename)(file2));
+        entry = historyInArtifact(zip, zipEntries(zip), (0, import_node_path8.basename)(file2));
       } catch (error3) {
         return restart({
           kind: "unreadable",
           artifact,
           run: runLink,
-          entry: (0, import_node_path6.basename)(file2),
-          detail: `the artifact is not a zip rag-gate will unpack (${errorMessage2(error3)})`
+          entry: (0, import_node_path8.basename)(file2),
+          detail: `the artifact is not a zip rag-gate will unpack (${errorMessage4(error3)})`
         });
       }
-      if (entry === null) return restart({ kind: "no-history", artifact, run: runLink, file: (0, import_node_path6.basename)(file2) });
+      if (entry === null) return restart({ kind: "no-history", artifact, run: runLink, file: (0, import_node_path8.basename)(file2) });
       const read = readArtifactHistory(entry, artifact);
       if ("problem" in read) return restart({ kind: "unreadable", artifact, run: runLink, entry: entry.entry, detail: read.problem });
       return { history: read.history, source: { kind: "artifact", artifact, run: runLink, entry: entry.entry, runs: read.history.runs.length } };
     }
     return restart({ kind: "no-artifact", artifact, branch, days: LOOKBACK_DAYS });
   } catch (error3) {
-    return restart({ kind: "lookup-failed", artifact, branch, forbidden: apiFailure(error3).kind === "forbidden", detail: errorMessage2(error3) });
+    return restart({ kind: "lookup-failed", artifact, branch, forbidden: apiFailure(error3).kind === "forbidden", detail: errorMessage4(error3) });
   }
 }
 async function previousHistory(runtime, file2, search) {
@@ -57711,7 +58067,7 @@ async function pullRequestHistory(runtime, file2, baseline) {
   const artifact = baseline?.artifact;
   if (artifact === void 0) return null;
   if (artifact.history === null) {
-    note(runtime, { kind: "no-history", artifact: artifact.name, run: artifact.run, file: (0, import_node_path6.basename)(file2) }, "pull-request");
+    note(runtime, { kind: "no-history", artifact: artifact.name, run: artifact.run, file: (0, import_node_path8.basename)(file2) }, "pull-request");
     return null;
   }
   const read = readArtifactHistory(artifact.history, artifact.name);
@@ -57725,6 +58081,36 @@ async function pullRequestHistory(runtime, file2, baseline) {
     "pull-request"
   );
   return read.history;
+}
+function pushedCommit(env) {
+  const sha = env.GITHUB_SHA ?? "";
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha))
+    throw new Error(
+      `GITHUB_SHA is ${sha === "" ? "not set" : `"${sha}", not a commit`}: a push run keys its history entry by the pushed commit, which the runner sets there`
+    );
+  return sha;
+}
+function checkHistoryName(history, results) {
+  if (results.some((file2) => (0, import_node_path8.basename)(file2) === (0, import_node_path8.basename)(history)))
+    throw new SettingError(`input "history": ${history} has the name of a results file; the baseline artifact holds both, so give the history another name`);
+}
+async function pushHistory(runtime, api, settings, event, repository) {
+  if (event.pushedBranch === null) return null;
+  return {
+    commit: pushedCommit(runtime.env),
+    previous: await previousHistory(runtime, settings.history, {
+      api,
+      branch: event.pushedBranch,
+      producerRunId: event.producerRunId,
+      repository,
+      artifactName: settings["baseline-artifact"],
+      now: runtime.now()
+    })
+  };
+}
+async function recordPush(runtime, push, settings, head) {
+  const history = await recordRun(settings.history, push.previous, head, push.commit, runtime.now());
+  runtime.info(historyWrittenText(settings.history, history.runs.length, settings["baseline-artifact"]));
 }
 
 // src/frontends/github/inputs.ts
@@ -57743,8 +58129,8 @@ function givenInputs(getInput2) {
 
 // src/frontends/github/judge.ts
 init_entry_url();
-var import_promises15 = require("node:fs/promises");
-var import_node_path8 = require("node:path");
+var import_promises16 = require("node:fs/promises");
+var import_node_path10 = require("node:path");
 
 // src/judge/run.ts
 init_entry_url();
@@ -57942,13 +58328,13 @@ init_entry_url();
 
 // src/judge/cache.ts
 init_entry_url();
-var import_node_crypto = require("node:crypto");
-var import_promises14 = require("node:fs/promises");
-var import_node_path7 = require("node:path");
+var import_node_crypto2 = require("node:crypto");
+var import_promises15 = require("node:fs/promises");
+var import_node_path9 = require("node:path");
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
   const canonical2 = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
-  return (0, import_node_crypto.createHash)("sha256").update(canonical2).digest("hex");
+  return (0, import_node_crypto2.createHash)("sha256").update(canonical2).digest("hex");
 }
 var JudgeCache = class {
   constructor(dir) {
@@ -57958,13 +58344,13 @@ var JudgeCache = class {
   /** Set once when the cache cannot be written; judging goes on without it. */
   writeProblem;
   path(key) {
-    return (0, import_node_path7.join)(this.dir, key.slice(0, 2), `${key}.json`);
+    return (0, import_node_path9.join)(this.dir, key.slice(0, 2), `${key}.json`);
   }
   /** The stored value, or undefined when there is none or the file is unreadable (then it is a miss). */
   async get(key) {
     let text4;
     try {
-      text4 = await (0, import_promises14.readFile)(this.path(key), "utf8");
+      text4 = await (0, import_promises15.readFile)(this.path(key), "utf8");
     } catch {
       return void 0;
     }
@@ -57977,15 +58363,15 @@ var JudgeCache = class {
   }
   async put(key, parts, value2) {
     const file2 = this.path(key);
-    const temporary = (0, import_node_path7.join)((0, import_node_path7.dirname)(file2), `.${key}.${(0, import_node_crypto.randomUUID)()}.tmp`);
+    const temporary = (0, import_node_path9.join)((0, import_node_path9.dirname)(file2), `.${key}.${(0, import_node_crypto2.randomUUID)()}.tmp`);
     const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value: value2 };
     try {
-      await (0, import_promises14.mkdir)((0, import_node_path7.dirname)(file2), { recursive: true });
-      await (0, import_promises14.writeFile)(temporary, `${JSON.stringify(entry)}
+      await (0, import_promises15.mkdir)((0, import_node_path9.dirname)(file2), { recursive: true });
+      await (0, import_promises15.writeFile)(temporary, `${JSON.stringify(entry)}
 `);
-      await (0, import_promises14.rename)(temporary, file2);
+      await (0, import_promises15.rename)(temporary, file2);
     } catch (error3) {
-      await (0, import_promises14.rm)(temporary, { force: true }).catch(() => void 0);
+      await (0, import_promises15.rm)(temporary, { force: true }).catch(() => void 0);
       this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error3 instanceof Error ? error3.message : String(error3)}); continuing without caching`;
     }
   }
@@ -58978,6 +59364,9 @@ function createJudgeClient(settings, env = process.env) {
   });
 }
 
+// src/pipeline/judge.ts
+init_entry_url();
+
 // src/render/judge-report.ts
 init_entry_url();
 var count = (n) => n.toLocaleString("en-US");
@@ -58999,6 +59388,12 @@ function formatPacing(pacing) {
   return limits.length === 0 ? "pacing: none (no --rpm or --tpm, no x-ratelimit headers from the endpoint, no 429)" : `pacing: ${limits.join(", ")}`;
 }
 
+// src/pipeline/judge.ts
+function judgeUsageLine(client) {
+  const { calls, cacheHits, rateLimited } = client.stats;
+  return `judge: ${calls} calls, ${cacheHits} cache hits, ${rateLimited} rate limited (429); ${formatPacing(client.pacing)}`;
+}
+
 // src/frontends/github/judge.ts
 var MAX_FAILURE_SHARE = 0.05;
 var JudgeRunError = class extends Error {
@@ -59014,10 +59409,10 @@ var ActionJudge = class {
    * JudgeRunError when more than 5% of a file's records could not be judged.
    */
   async judgeFiles(files, directory, log2) {
-    await (0, import_promises15.mkdir)(directory, { recursive: true });
+    await (0, import_promises16.mkdir)(directory, { recursive: true });
     const judged = [];
     for (const [index, file2] of files.entries()) {
-      const out = (0, import_node_path8.join)(directory, `${index}-${(0, import_node_path8.basename)(file2)}`);
+      const out = (0, import_node_path10.join)(directory, `${index}-${(0, import_node_path10.basename)(file2)}`);
       const result = await judgeFile(this.client, { results: file2, out, metrics: JUDGE_METRICS, overwrite: false });
       log2(`judged ${file2}: ${result.recordsToJudge} records needed the judge, ${result.recordsFailed} failed`);
       if (result.failureShare > MAX_FAILURE_SHARE) {
@@ -59031,17 +59426,24 @@ var ActionJudge = class {
   }
   /** The run's calls and cache hits, and what the client warned about (a JSON-mode fallback, an unwritable cache). */
   report(log2, warn) {
-    const { calls, cacheHits, rateLimited } = this.client.stats;
-    log2(`judge: ${calls} calls, ${cacheHits} cache hits, ${rateLimited} rate limited (429); ${formatPacing(this.client.pacing)}`);
+    log2(judgeUsageLine(this.client));
     for (const message of this.client.warnings) warn(message);
   }
 };
+function runJudge(runtime, settings, reportDir) {
+  const judge = settings.judge === "openai" ? new ActionJudge(settings, runtime.env) : null;
+  const log2 = (message) => runtime.info(message);
+  return {
+    files: async (files, side) => judge === null ? files : judge.judgeFiles(files, (0, import_node_path10.join)(reportDir, "judged", side), log2),
+    report: () => judge?.report(log2, (message) => runtime.warning(`judge: ${message}`))
+  };
+}
 
 // src/frontends/github/monitor.ts
 init_entry_url();
-var import_promises16 = require("node:fs/promises");
-var import_node_os2 = require("node:os");
-var import_node_path9 = require("node:path");
+var import_promises17 = require("node:fs/promises");
+var import_node_os3 = require("node:os");
+var import_node_path11 = require("node:path");
 
 // src/pipeline/monitor.ts
 init_entry_url();
@@ -59074,6 +59476,26 @@ function rephraseCandidates(turns, withinMs) {
     }
   }
   return pairs.sort((a, b) => a.first - b.first);
+}
+
+// src/core/monitor/windows.ts
+init_entry_url();
+var MAX_WINDOWS = 1e4;
+function cutWindows(times, plan) {
+  if (plan.kind === "deploys") {
+    const at = [...new Set(plan.at)].sort((a, b) => a - b);
+    const windows2 = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
+    const windowOf = times.map((time3) => at.filter((deploy) => deploy <= time3).length);
+    return { windows: windows2, windowOf };
+  }
+  const { lengthMs } = plan;
+  const first = Math.floor(times.reduce((low, time3) => Math.min(low, time3), Infinity) / lengthMs);
+  const last = Math.floor(times.reduce((high, time3) => Math.max(high, time3), -Infinity) / lengthMs);
+  if (last - first + 1 > MAX_WINDOWS)
+    throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1e3} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
+  const windows = [];
+  for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
+  return { windows, windowOf: times.map((time3) => Math.floor(time3 / lengthMs) - first) };
 }
 
 // src/core/monitor/monitor.ts
@@ -59156,164 +59578,38 @@ function monitorReport(turns, pairs, similarities, settings) {
   };
 }
 
-// src/sources/logs.ts
+// src/core/monitor/similarity.ts
 init_entry_url();
-function otlpValue(value2) {
-  if (typeof value2 !== "object" || value2 === null) return void 0;
-  const v = value2;
-  if ("stringValue" in v) return v.stringValue;
-  if ("boolValue" in v) return v.boolValue;
-  if ("intValue" in v) return Number(v.intValue);
-  if ("doubleValue" in v) return v.doubleValue;
-  if ("arrayValue" in v) return (v.arrayValue?.values ?? []).map(otlpValue);
-  return void 0;
+var STOP_WORDS = new Set(
+  "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
+);
+function contentWords(query) {
+  return query.normalize("NFKC").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
 }
-function otlpSpans(line) {
-  const attributes = (list3) => Object.fromEntries(
-    (Array.isArray(list3) ? list3 : []).flatMap((a) => typeof a?.key === "string" ? [[a.key, otlpValue(a.value)]] : [])
-  );
-  const spans = [];
-  for (const resource of Array.isArray(line.resourceSpans) ? line.resourceSpans : []) {
-    const base = attributes(resource?.resource?.attributes);
-    for (const scope of resource?.scopeSpans ?? []) {
-      for (const span of scope?.spans ?? []) {
-        const s = span;
-        spans.push({ ...base, timestamp: s.startTimeUnixNano, ...attributes(s.attributes) });
-      }
+function trigramCounts(query) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const word of contentWords(query)) {
+    const padded = ` ${word} `;
+    const chars = Array.from(padded);
+    for (let i = 0; i + 3 <= chars.length; i++) {
+      const gram = chars.slice(i, i + 3).join("");
+      counts.set(gram, (counts.get(gram) ?? 0) + 1);
     }
   }
-  return spans;
+  return counts;
 }
-function renamed(object2, fieldMap) {
-  const fields = {};
-  const names = /* @__PURE__ */ new Map();
-  const mappedAway = new Set(fieldMap.values());
-  for (const [key, value2] of Object.entries(object2)) {
-    const alias = LOG_FIELD_ALIASES.get(key);
-    const ours = fieldMap.get(key) ?? (LOG_FIELDS.includes(key) && !mappedAway.has(key) ? key : void 0) ?? (alias !== void 0 && !mappedAway.has(alias) ? alias : void 0);
-    if (ours === void 0) continue;
-    if (names.has(ours))
-      return { fields, names, clash: `both "${names.get(ours)}" and "${key}" give ${ours}; keep one, or name yours with --log-field ${ours}=NAME` };
-    names.set(ours, key);
-    fields[ours] = value2;
+function lexicalSimilarity(a, b) {
+  const x = trigramCounts(a);
+  const y = trigramCounts(b);
+  let dot = 0;
+  let normX = 0;
+  let normY = 0;
+  for (const [gram, count2] of x) {
+    normX += count2 * count2;
+    dot += count2 * (y.get(gram) ?? 0);
   }
-  return { fields, names };
-}
-async function readLogs(files, fieldMap) {
-  const problems = new ProblemCollector();
-  const turns = [];
-  const locations = [];
-  let spansWithoutQuery = 0;
-  for (const file2 of files) {
-    try {
-      for await (const { text: text4, line, notUtf8 } of readLines(file2, problems)) {
-        if (notUtf8 || text4.trim() === "") continue;
-        let value2;
-        try {
-          value2 = JSON.parse(text4);
-        } catch (error3) {
-          problems.add({ file: file2, line, message: `not valid JSON (${error3 instanceof Error ? error3.message : String(error3)})` });
-          continue;
-        }
-        if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
-          problems.add({ file: file2, line, message: "must be a JSON object: one conversation turn per line" });
-          continue;
-        }
-        const otlp = "resourceSpans" in value2;
-        for (const object2 of otlp ? otlpSpans(value2) : [value2]) {
-          const { fields, names, clash } = renamed(object2, fieldMap);
-          if (clash !== void 0) {
-            problems.add({ file: file2, line, message: clash });
-            continue;
-          }
-          if (otlp && fields.user_query === void 0) {
-            spansWithoutQuery++;
-            continue;
-          }
-          const parsed = logRecordSchema.safeParse(fields);
-          if (!parsed.success) {
-            for (const issue3 of parsed.error.issues) {
-              const [first, ...rest] = issue3.path;
-              const field2 = first === void 0 ? void 0 : formatFieldPath([names.get(String(first)) ?? String(first), ...rest]);
-              problems.add({ file: file2, line, ...field2 === void 0 ? {} : { field: field2 }, message: issue3.message });
-            }
-            continue;
-          }
-          turns.push(turnOf(parsed.data));
-          locations.push({ file: file2, line });
-        }
-      }
-    } catch (error3) {
-      if (error3 instanceof InputError) throw error3;
-      throw readFailure(file2, error3);
-    }
-  }
-  problems.throwIfAny();
-  if (turns.length === 0) throw InputError.single({ file: files.join(", "), message: "no conversation turns: the logs hold no line with a user query" });
-  return { turns, locations, spansWithoutQuery };
-}
-
-// src/pipeline/monitor.ts
-var REPHRASE_EMBEDDINGS_VERSION = "rephrase-v1";
-async function logFiles(settings, origins) {
-  if (settings.logs.length === 0) throw new SettingError("no logs to monitor: give --logs FILE\u2026 (or a glob), or logs: in the config file");
-  return [...new Set((await Promise.all(settings.logs.map((pattern) => resultFiles(pattern, "logs", origins.logs)))).flat())];
-}
-var located = (location, message) => ({ ...location, field: "embedding", message });
-function logEmbeddingCosines(read, pairs) {
-  const missing = read.turns.flatMap(
-    (turn, i) => turn.embedding === void 0 ? [located(read.locations[i], "is required with similarity embeddings")] : []
-  );
-  if (missing.length > 0) throw new InputError(missing.slice(0, 20), missing.length);
-  return pairs.map(({ first, next }) => {
-    const a = read.turns[first].embedding;
-    const b = read.turns[next].embedding;
-    if (a.length !== b.length)
-      throw InputError.single(
-        located(read.locations[next], `has ${b.length} dimensions, but the session's previous turn (line ${read.locations[first].line}) has ${a.length}`)
-      );
-    const value2 = cosine(a, b);
-    if (!Number.isFinite(value2))
-      throw InputError.single(located(read.locations[Number.isFinite(cosine(a, a)) ? next : first], "is all zeros: it has no direction"));
-    return value2;
-  });
-}
-async function monitorLogs(settings, origins, env) {
-  const files = await logFiles(settings, origins);
-  const read = await readLogs(files, settings["log-fields"]);
-  const pairs = rephraseCandidates(read.turns, settings["rephrase-within"]);
-  const measure = settings.similarity === "auto" ? read.turns.every((turn) => turn.embedding !== void 0) ? "embeddings" : "lexical" : settings.similarity;
-  const query = (index) => read.turns[index].query;
-  let similarities;
-  if (measure === "lexical") similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
-  else if (measure === "embeddings") similarities = logEmbeddingCosines(read, pairs);
-  else
-    similarities = await createJudgeClient(judgeSettings(settings, settings["embedding-model"]), env).cosinesOfPairs(
-      REPHRASE_EMBEDDINGS_VERSION,
-      "monitor.rephrase",
-      pairs.map(({ first, next }) => [query(first), query(next)])
-    );
-  const threshold = settings["rephrase-similarity"] ?? (measure === "lexical" ? LEXICAL_THRESHOLD : EMBEDDING_THRESHOLD);
-  const report2 = monitorReport(read.turns, pairs, similarities, {
-    plan: settings.deploys.length > 0 ? { kind: "deploys", at: settings.deploys } : { kind: "fixed", lengthMs: settings.window },
-    threshold,
-    alpha: settings.alpha,
-    ceilings: { rephrase: settings["max-rephrase-rate"], refusal: settings["max-refusal-rate"] }
-  });
-  if (report2.windows[report2.current].turns === 0)
-    throw new SettingError(
-      `the last deploy (${new Date(report2.windows[report2.current].start).toISOString()}) is after the log's last turn: there is nothing after it to monitor`
-    );
-  return {
-    files,
-    read,
-    report: report2,
-    measure,
-    pairs,
-    similarities,
-    rephrased: rephrasedTurns(pairs, similarities, threshold),
-    withinMs: settings["rephrase-within"]
-  };
+  for (const count2 of y.values()) normY += count2 * count2;
+  return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
 }
 
 // src/render/monitor.ts
@@ -59548,23 +59844,258 @@ function renderMonitorMarkdown(report2, similarity, options = {}) {
   return serialise({ type: "root", children: out });
 }
 
+// src/sources/logs.ts
+init_entry_url();
+
+// src/core/monitor/log-record.ts
+init_entry_url();
+var LOG_FIELD_ALIASES = new Map(
+  Object.entries({
+    "session.id": "session_id",
+    sessionId: "session_id",
+    conversation_id: "session_id",
+    thread_id: "session_id",
+    time: "timestamp",
+    startTime: "timestamp",
+    start_time: "timestamp",
+    "gen_ai.prompt": "user_query",
+    input: "user_query",
+    query: "user_query",
+    question: "user_query",
+    "gen_ai.completion": "answer",
+    output: "answer",
+    response: "answer"
+  })
+);
+var timestamp = external_exports.unknown().transform((value2, ctx) => {
+  const ms = parseTimestamp(value2);
+  if (ms === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: (value2 === void 0 ? "is required: " : "must be ") + "an ISO 8601 time with a time zone (2026-03-01T09:30:00Z) or epoch seconds, milliseconds, microseconds or nanoseconds (a number)"
+    });
+    return external_exports.NEVER;
+  }
+  return ms;
+});
+var logRecordSchema = external_exports.object({
+  session_id: external_exports.union([external_exports.string().trim().min(1, "must not be empty"), external_exports.number().transform(String)], {
+    error: "is required: a string (or number) naming the conversation"
+  }),
+  timestamp,
+  user_query: external_exports.string({ error: "is required and must be a string: the user's query" }),
+  answer: external_exports.string({ error: "must be a string" }).optional(),
+  refused: external_exports.boolean({ error: "must be true or false" }).optional(),
+  embedding: external_exports.array(external_exports.number({ error: "must be a number" }).refine(Number.isFinite, "must be a finite number"), { error: "must be a list of numbers" }).min(1, "must not be empty").optional()
+}).superRefine((record3, ctx) => {
+  if (record3.answer === void 0 && record3.refused === void 0)
+    ctx.addIssue({ code: "custom", path: ["answer"], message: "is required when refused is absent: the refusal rate needs one or the other" });
+});
+function turnOf(record3) {
+  return {
+    session: record3.session_id,
+    at: record3.timestamp,
+    query: record3.user_query,
+    ...record3.answer === void 0 ? {} : { answer: record3.answer },
+    ...record3.refused === void 0 ? {} : { refused: record3.refused },
+    ...record3.embedding === void 0 ? {} : { embedding: record3.embedding }
+  };
+}
+
+// src/sources/logs.ts
+function otlpValue(value2) {
+  if (typeof value2 !== "object" || value2 === null) return void 0;
+  const v = value2;
+  if ("stringValue" in v) return v.stringValue;
+  if ("boolValue" in v) return v.boolValue;
+  if ("intValue" in v) return Number(v.intValue);
+  if ("doubleValue" in v) return v.doubleValue;
+  if ("arrayValue" in v) return (v.arrayValue?.values ?? []).map(otlpValue);
+  return void 0;
+}
+function otlpSpans(line) {
+  const attributes = (list3) => Object.fromEntries(
+    (Array.isArray(list3) ? list3 : []).flatMap((a) => typeof a?.key === "string" ? [[a.key, otlpValue(a.value)]] : [])
+  );
+  const spans = [];
+  for (const resource of Array.isArray(line.resourceSpans) ? line.resourceSpans : []) {
+    const base = attributes(resource?.resource?.attributes);
+    for (const scope of resource?.scopeSpans ?? []) {
+      for (const span of scope?.spans ?? []) {
+        const s = span;
+        spans.push({ ...base, timestamp: s.startTimeUnixNano, ...attributes(s.attributes) });
+      }
+    }
+  }
+  return spans;
+}
+function renamed(object2, fieldMap) {
+  const fields = {};
+  const names = /* @__PURE__ */ new Map();
+  const mappedAway = new Set(fieldMap.values());
+  for (const [key, value2] of Object.entries(object2)) {
+    const alias = LOG_FIELD_ALIASES.get(key);
+    const ours = fieldMap.get(key) ?? (LOG_FIELDS.includes(key) && !mappedAway.has(key) ? key : void 0) ?? (alias !== void 0 && !mappedAway.has(alias) ? alias : void 0);
+    if (ours === void 0) continue;
+    if (names.has(ours))
+      return { fields, names, clash: `both "${names.get(ours)}" and "${key}" give ${ours}; keep one, or name yours with --log-field ${ours}=NAME` };
+    names.set(ours, key);
+    fields[ours] = value2;
+  }
+  return { fields, names };
+}
+async function readLogs(files, fieldMap) {
+  const problems = new ProblemCollector();
+  const turns = [];
+  const locations = [];
+  let spansWithoutQuery = 0;
+  for (const file2 of files) {
+    try {
+      for await (const { text: text4, line, notUtf8 } of readLines(file2, problems)) {
+        if (notUtf8 || text4.trim() === "") continue;
+        let value2;
+        try {
+          value2 = JSON.parse(text4);
+        } catch (error3) {
+          problems.add({ file: file2, line, message: `not valid JSON (${error3 instanceof Error ? error3.message : String(error3)})` });
+          continue;
+        }
+        if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
+          problems.add({ file: file2, line, message: "must be a JSON object: one conversation turn per line" });
+          continue;
+        }
+        const otlp = "resourceSpans" in value2;
+        for (const object2 of otlp ? otlpSpans(value2) : [value2]) {
+          const { fields, names, clash } = renamed(object2, fieldMap);
+          if (clash !== void 0) {
+            problems.add({ file: file2, line, message: clash });
+            continue;
+          }
+          if (otlp && fields.user_query === void 0) {
+            spansWithoutQuery++;
+            continue;
+          }
+          const parsed = logRecordSchema.safeParse(fields);
+          if (!parsed.success) {
+            for (const issue3 of parsed.error.issues) {
+              const [first, ...rest] = issue3.path;
+              const field2 = first === void 0 ? void 0 : formatFieldPath([names.get(String(first)) ?? String(first), ...rest]);
+              problems.add({ file: file2, line, ...field2 === void 0 ? {} : { field: field2 }, message: issue3.message });
+            }
+            continue;
+          }
+          turns.push(turnOf(parsed.data));
+          locations.push({ file: file2, line });
+        }
+      }
+    } catch (error3) {
+      if (error3 instanceof InputError) throw error3;
+      throw readFailure(file2, error3);
+    }
+  }
+  problems.throwIfAny();
+  if (turns.length === 0) throw InputError.single({ file: files.join(", "), message: "no conversation turns: the logs hold no line with a user query" });
+  return { turns, locations, spansWithoutQuery };
+}
+
+// src/pipeline/monitor.ts
+var REPHRASE_EMBEDDINGS_VERSION = "rephrase-v1";
+async function logFiles(settings, origins) {
+  if (settings.logs.length === 0) throw new SettingError("no logs to monitor: give --logs FILE\u2026 (or a glob), or logs: in the config file");
+  return [...new Set((await Promise.all(settings.logs.map((pattern) => resultFiles(pattern, "logs", origins.logs)))).flat())];
+}
+var located = (location, message) => ({ ...location, field: "embedding", message });
+function logEmbeddingCosines(read, pairs) {
+  const missing = read.turns.flatMap(
+    (turn, i) => turn.embedding === void 0 ? [located(read.locations[i], "is required with similarity embeddings")] : []
+  );
+  if (missing.length > 0) throw new InputError(missing.slice(0, 20), missing.length);
+  return pairs.map(({ first, next }) => {
+    const a = read.turns[first].embedding;
+    const b = read.turns[next].embedding;
+    if (a.length !== b.length)
+      throw InputError.single(
+        located(read.locations[next], `has ${b.length} dimensions, but the session's previous turn (line ${read.locations[first].line}) has ${a.length}`)
+      );
+    const value2 = cosine(a, b);
+    if (!Number.isFinite(value2))
+      throw InputError.single(located(read.locations[Number.isFinite(cosine(a, a)) ? next : first], "is all zeros: it has no direction"));
+    return value2;
+  });
+}
+async function monitorLogs(settings, origins, env) {
+  const files = await logFiles(settings, origins);
+  const read = await readLogs(files, settings["log-fields"]);
+  const pairs = rephraseCandidates(read.turns, settings["rephrase-within"]);
+  const measure = settings.similarity === "auto" ? read.turns.every((turn) => turn.embedding !== void 0) ? "embeddings" : "lexical" : settings.similarity;
+  const query = (index) => read.turns[index].query;
+  let similarities;
+  if (measure === "lexical") similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
+  else if (measure === "embeddings") similarities = logEmbeddingCosines(read, pairs);
+  else
+    similarities = await createJudgeClient(judgeSettings(settings, settings["embedding-model"]), env).cosinesOfPairs(
+      REPHRASE_EMBEDDINGS_VERSION,
+      "monitor.rephrase",
+      pairs.map(({ first, next }) => [query(first), query(next)])
+    );
+  const threshold = settings["rephrase-similarity"] ?? (measure === "lexical" ? LEXICAL_THRESHOLD : EMBEDDING_THRESHOLD);
+  const report2 = monitorReport(read.turns, pairs, similarities, {
+    plan: settings.deploys.length > 0 ? { kind: "deploys", at: settings.deploys } : { kind: "fixed", lengthMs: settings.window },
+    threshold,
+    alpha: settings.alpha,
+    ceilings: { rephrase: settings["max-rephrase-rate"], refusal: settings["max-refusal-rate"] }
+  });
+  if (report2.windows[report2.current].turns === 0)
+    throw new SettingError(
+      `the last deploy (${new Date(report2.windows[report2.current].start).toISOString()}) is after the log's last turn: there is nothing after it to monitor`
+    );
+  return {
+    files,
+    read,
+    report: report2,
+    measure,
+    pairs,
+    similarities,
+    rephrased: rephrasedTurns(pairs, similarities, threshold),
+    withinMs: settings["rephrase-within"]
+  };
+}
+function monitorOutput(run2, embeddingModel) {
+  const { report: report2 } = run2;
+  const words = {
+    measure: run2.measure,
+    threshold: report2.settings.threshold,
+    withinMs: run2.withinMs,
+    ...run2.measure === "openai" ? { model: embeddingModel } : {}
+  };
+  return {
+    text: renderMonitorText(run2.files, report2, words),
+    json: `${JSON.stringify(monitorJson(run2.files, report2, words), null, 2)}
+`,
+    markdown: (options) => renderMonitorMarkdown(report2, words, options),
+    title: monitorIssueTitle(report2),
+    issueMarker: monitorIssueMarker,
+    alert: report2.windows[report2.current].alerts.length > 0
+  };
+}
+
 // src/frontends/github/monitor.ts
-var errorMessage3 = (error3) => error3 instanceof Error ? error3.message : String(error3);
+var errorMessage5 = (error3) => error3 instanceof Error ? error3.message : String(error3);
 var ISSUES_PERMISSION_HINT = "the token may not write issues: add `issues: write` under `permissions:` in the workflow (or job) that runs the monitor";
-async function keepIssue(api, settings, report2, body, when) {
-  const marker = monitorIssueMarker(settings["comment-tag"]);
+async function keepIssue(api, settings, report2, output2, body, when) {
+  const marker = output2.issueMarker(settings["comment-tag"]);
   const label2 = settings["monitor-issue-label"];
   const login = await api.authenticatedLogin();
   const existing = (await api.listOpenIssues(label2)).find((issue3) => isOwnComment(issue3, marker, login));
-  const alert = report2.windows[report2.current].alerts.length > 0;
+  const alert = output2.alert;
   const elevated = Object.values(report2.status).some((status) => status !== "ok");
   if (existing === void 0) {
     if (!alert) return { action: "none", url: null };
-    const created = await api.createIssue(monitorIssueTitle(report2), body(marker), [label2]);
+    const created = await api.createIssue(output2.title, body(marker), [label2]);
     return { action: "opened", url: created.url };
   }
   if (alert || elevated) {
-    const updated = await api.updateIssue(existing.number, { title: monitorIssueTitle(report2), body: body(marker) });
+    const updated = await api.updateIssue(existing.number, { title: output2.title, body: body(marker) });
     await api.createComment(
       existing.number,
       alert ? `The alert fired again (${when}); the description shows the latest run.` : `Still above the ceiling (${when}); the description shows the latest run.`
@@ -59579,49 +60110,41 @@ async function runMonitor(runtime, api, settings, origins, runUrl2) {
   const env = runtime.env;
   const run2 = await monitorLogs(settings, origins, env);
   const report2 = run2.report;
-  const words = {
-    measure: run2.measure,
-    threshold: report2.settings.threshold,
-    withinMs: run2.withinMs,
-    ...run2.measure === "openai" ? { model: settings["embedding-model"] } : {}
-  };
-  const reportDir = (0, import_node_path9.join)(env.RUNNER_TEMP || (0, import_node_os2.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises16.mkdir)(reportDir, { recursive: true });
-  const jsonFile = (0, import_node_path9.join)(reportDir, "report.json");
-  const markdownFile = (0, import_node_path9.join)(reportDir, "monitor.md");
-  const markdown = renderMonitorMarkdown(report2, words, { runUrl: runUrl2 });
-  await runtime.writeReport(jsonFile, `${JSON.stringify(monitorJson(run2.files, report2, words), null, 2)}
-`);
+  const output2 = monitorOutput(run2, settings["embedding-model"]);
+  const reportDir = (0, import_node_path11.join)(env.RUNNER_TEMP || (0, import_node_os3.tmpdir)(), "rag-gate", settings["comment-tag"]);
+  await (0, import_promises17.mkdir)(reportDir, { recursive: true });
+  const jsonFile = (0, import_node_path11.join)(reportDir, "report.json");
+  const markdownFile = (0, import_node_path11.join)(reportDir, "monitor.md");
+  const markdown = output2.markdown({ runUrl: runUrl2 });
+  await runtime.writeReport(jsonFile, output2.json);
   await runtime.writeReport(markdownFile, markdown);
-  runtime.info(renderMonitorText(run2.files, report2, words));
-  await runtime.writeSummary(markdown).catch((error3) => runtime.warning(`could not write the job summary: ${errorMessage3(error3)}`));
-  const alert = report2.windows[report2.current].alerts.length > 0;
+  runtime.info(output2.text);
+  await runtime.writeSummary(markdown).catch((error3) => runtime.warning(`could not write the job summary: ${errorMessage5(error3)}`));
+  const alert = output2.alert;
   let issue3 = { action: "none", url: null };
   try {
-    issue3 = await keepIssue(api, settings, report2, (marker) => renderMonitorMarkdown(report2, words, { marker, runUrl: runUrl2 }), runUrl2 ?? runtime.now().toISOString());
+    issue3 = await keepIssue(api, settings, report2, output2, (marker) => output2.markdown({ marker, runUrl: runUrl2 }), runUrl2 ?? runtime.now().toISOString());
     if (issue3.url !== null) runtime.info(`monitoring issue ${issue3.action}: ${issue3.url}`);
   } catch (error3) {
-    const why = apiFailure(error3).kind === "forbidden" ? ISSUES_PERMISSION_HINT : `the GitHub API failed (${errorMessage3(error3)})`;
+    const why = apiFailure(error3).kind === "forbidden" ? ISSUES_PERMISSION_HINT : `the GitHub API failed (${errorMessage5(error3)})`;
     if (alert) runtime.setFailed(`rag-gate: an alert fired but the monitoring issue could not be written: ${why}`);
     else runtime.warning(`rag-gate could not keep the monitoring issue: ${why}`, "rag-gate: monitoring issue not updated");
   }
-  if (alert) runtime.warning(`${monitorIssueTitle(report2)}: see the job summary${issue3.url === null ? "" : ` and ${issue3.url}`}`, "rag-gate: monitoring alert");
-  runtime.setOutput("verdict", "neutral");
-  runtime.setOutput("report-json", jsonFile);
-  runtime.setOutput("report-markdown", markdownFile);
-  runtime.setOutput("monitor-alert", String(alert));
-  runtime.setOutput("monitor-issue", issue3.url ?? "");
-  for (const name of ["p-value", "fixed", "broken", "baseline-sha", "comment-url", "history", "holdout-gap", "holdout-looks", "holdout-ledger"])
-    runtime.setOutput(name, "");
-  runtime.setOutput("regressions", "0");
-  runtime.setOutput("baseline-found", "false");
+  if (alert) runtime.warning(`${output2.title}: see the job summary${issue3.url === null ? "" : ` and ${issue3.url}`}`, "rag-gate: monitoring alert");
+  setOutputs(runtime, "monitor", {
+    verdict: "neutral",
+    "report-json": jsonFile,
+    "report-markdown": markdownFile,
+    "monitor-alert": String(alert),
+    "monitor-issue": issue3.url ?? ""
+  });
 }
 
 // src/frontends/github/release.ts
 init_entry_url();
-var import_promises17 = require("node:fs/promises");
-var import_node_path10 = require("node:path");
-var import_node_os3 = require("node:os");
+var import_promises18 = require("node:fs/promises");
+var import_node_path12 = require("node:path");
+var import_node_os4 = require("node:os");
 
 // src/pipeline/holdout.ts
 init_entry_url();
@@ -59655,10 +60178,21 @@ async function evaluateHoldoutFiles(files, options) {
   await appendLedger(options.ledger, entries, entry);
   return { evaluation, ledger, entry, warnings: read.warnings };
 }
+function holdoutReport(files, look) {
+  return {
+    text: renderHoldoutText(files.join(", "), look.evaluation, look.ledger),
+    json: `${JSON.stringify(holdoutJson(look), null, 2)}
+`,
+    markdown: renderHoldoutMarkdown(look.evaluation, look.ledger)
+  };
+}
+function ledgerWrittenText(file2, artifact) {
+  return `holdout ledger written: ${codeQuoted(file2, 200)}; upload it as the artifact ${artifact}`;
+}
 
 // src/frontends/github/release.ts
 var MAX_LEDGER_BYTES = 64 * 1024 * 1024;
-var errorMessage4 = (error3) => error3 instanceof Error ? error3.message : String(error3);
+var errorMessage6 = (error3) => error3 instanceof Error ? error3.message : String(error3);
 async function restoreLedger(runtime, api, settings) {
   const file2 = settings["holdout-ledger"];
   if (await holdoutFileExists(file2)) {
@@ -59673,7 +60207,7 @@ async function restoreLedger(runtime, api, settings) {
   try {
     artifact = await api.findNewestArtifact(name);
   } catch (error3) {
-    throw fail(`the GitHub API failed (${errorMessage4(error3)}); the job needs \`actions: read\``);
+    throw fail(`the GitHub API failed (${errorMessage6(error3)}); the job needs \`actions: read\``);
   }
   if (artifact === null) {
     runtime.warning(
@@ -59686,14 +60220,14 @@ async function restoreLedger(runtime, api, settings) {
   try {
     const zip = await api.downloadArtifact(artifact.id);
     const entries = zipEntries(zip).filter((entry2) => !entry2.name.endsWith("/") && entry2.originalSize <= MAX_LEDGER_BYTES);
-    const entry = entries.find((e) => (0, import_node_path10.basename)(e.name) === (0, import_node_path10.basename)(file2)) ?? entries.find((e) => e.name.endsWith(".jsonl"));
-    if (entry === void 0) throw new Error(`it holds no ${(0, import_node_path10.basename)(file2)} and no .jsonl file`);
+    const entry = entries.find((e) => (0, import_node_path12.basename)(e.name) === (0, import_node_path12.basename)(file2)) ?? entries.find((e) => e.name.endsWith(".jsonl"));
+    if (entry === void 0) throw new Error(`it holds no ${(0, import_node_path12.basename)(file2)} and no .jsonl file`);
     content = inflateEntry(zip, entry);
   } catch (error3) {
-    throw fail(errorMessage4(error3));
+    throw fail(errorMessage6(error3));
   }
-  await (0, import_promises17.mkdir)((0, import_node_path10.dirname)(file2), { recursive: true });
-  await (0, import_promises17.writeFile)(file2, content);
+  await (0, import_promises18.mkdir)((0, import_node_path12.dirname)(file2), { recursive: true });
+  await (0, import_promises18.writeFile)(file2, content);
   runtime.info(`holdout ledger: the artifact ${name} of run ${artifact.runId ?? "unknown"} (${artifact.createdAt})`);
 }
 async function runRelease(runtime, api, settings, origins) {
@@ -59714,16 +60248,15 @@ async function runRelease(runtime, api, settings, origins) {
     now: runtime.now()
   });
   for (const warning2 of look.warnings) runtime.warning(warning2);
-  const reportDir = (0, import_node_path10.join)(env.RUNNER_TEMP || (0, import_node_os3.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises17.mkdir)(reportDir, { recursive: true });
-  const jsonFile = (0, import_node_path10.join)(reportDir, "report.json");
-  const markdownFile = (0, import_node_path10.join)(reportDir, "holdout.md");
-  const markdown = renderHoldoutMarkdown(look.evaluation, look.ledger);
-  await runtime.writeReport(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}
-`);
-  await runtime.writeReport(markdownFile, markdown);
-  runtime.info(renderHoldoutText(files.join(", "), look.evaluation, look.ledger));
-  await runtime.writeSummary(markdown).catch((error3) => runtime.warning(`could not write the job summary: ${errorMessage4(error3)}`));
+  const reportDir = (0, import_node_path12.join)(env.RUNNER_TEMP || (0, import_node_os4.tmpdir)(), "rag-gate", settings["comment-tag"]);
+  await (0, import_promises18.mkdir)(reportDir, { recursive: true });
+  const jsonFile = (0, import_node_path12.join)(reportDir, "report.json");
+  const markdownFile = (0, import_node_path12.join)(reportDir, "holdout.md");
+  const report2 = holdoutReport(files, look);
+  await runtime.writeReport(jsonFile, report2.json);
+  await runtime.writeReport(markdownFile, report2.markdown);
+  runtime.info(report2.text);
+  await runtime.writeSummary(report2.markdown).catch((error3) => runtime.warning(`could not write the job summary: ${errorMessage6(error3)}`));
   if (!look.ledger.clean)
     runtime.warning(
       `the holdout has been looked at ${look.ledger.looks} times since it was drawn (this commit and ${look.ledger.earlier.length} earlier looks): it is no longer a clean holdout. Draw a new one with rag-gate split --rotate.`,
@@ -59731,68 +60264,22 @@ async function runRelease(runtime, api, settings, origins) {
     );
   if (look.evaluation.reading?.kind === "overfit")
     runtime.warning("the holdout is more than 8 points below the development questions: see the job summary", "rag-gate: fitted to the development set");
-  runtime.info(`holdout ledger written: ${codeQuoted(settings["holdout-ledger"], 200)}; upload it as the artifact ${settings["holdout-ledger-artifact"]}`);
+  runtime.info(ledgerWrittenText(settings["holdout-ledger"], settings["holdout-ledger-artifact"]));
   const headline = look.evaluation.headline;
-  runtime.setOutput("verdict", "neutral");
-  runtime.setOutput("report-json", jsonFile);
-  runtime.setOutput("report-markdown", markdownFile);
-  runtime.setOutput("holdout-gap", headline?.gap === null || headline === null ? "" : String(headline.gap));
-  runtime.setOutput("holdout-looks", String(look.ledger.looks));
-  runtime.setOutput("holdout-ledger", settings["holdout-ledger"]);
-  for (const name of ["p-value", "fixed", "broken", "baseline-sha", "comment-url", "history", "monitor-alert", "monitor-issue"]) runtime.setOutput(name, "");
-  runtime.setOutput("regressions", "0");
-  runtime.setOutput("baseline-found", "false");
+  setOutputs(runtime, "release", {
+    verdict: "neutral",
+    "report-json": jsonFile,
+    "report-markdown": markdownFile,
+    "holdout-gap": headline?.gap === null || headline === null ? "" : String(headline.gap),
+    "holdout-looks": String(look.ledger.looks),
+    "holdout-ledger": settings["holdout-ledger"]
+  });
 }
 
-// src/frontends/github/run.ts
-var SUMMARY_MAX_BYTES = 1024 * 1024;
-var FORK_HINT = 'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
+// src/frontends/github/status.ts
+init_entry_url();
 var STATUS_PERMISSION_HINT = "the token may not write commit statuses: add `statuses: write` under `permissions:` in the workflow (or job) that runs rag-gate";
-function errorMessage5(error3) {
-  return error3 instanceof Error ? error3.message : String(error3);
-}
-var isBadInput = (error3) => error3 instanceof SettingError || error3 instanceof InputError || error3 instanceof JudgeSetupError;
-async function resolvePullRequest(api, event, prNumber) {
-  if (prNumber !== void 0) return api.getPullRequest(prNumber);
-  if (event.pullRequest !== null) {
-    if (event.eventName !== "workflow_run") return event.pullRequest;
-    return api.getPullRequest(event.pullRequest.number);
-  }
-  if (event.workflowRunHead !== null) {
-    const { owner, branch, sha } = event.workflowRunHead;
-    return api.findPullRequest(owner, branch, sha);
-  }
-  return null;
-}
-function hasNews(comparison) {
-  return comparison.verdict === "fail" || comparison.regressions.length > 0 || comparison.fixed.length > 0 || comparison.tests.some((test) => test.significant);
-}
-function decidingPValue(comparison) {
-  const adjusted = comparison.tests.flatMap((test) => test.adjustedPValue === null ? [] : [test.adjustedPValue]);
-  return adjusted.length === 0 ? "" : String(Math.min(...adjusted));
-}
-function logUntrusted(runtime, text4) {
-  const token = (0, import_node_crypto2.randomUUID)();
-  runtime.info(`::stop-commands::${token}`);
-  runtime.info(text4);
-  runtime.info(`::${token}::`);
-}
-async function runAction(runtime) {
-  try {
-    await run(runtime);
-  } catch (error3) {
-    if (isBadInput(error3)) {
-      runtime.setFailed(`rag-gate: bad input
-${error3.message}`);
-      return;
-    }
-    runtime.setFailed(`rag-gate: ${errorMessage5(error3)}`);
-  }
-}
-function runUrl(env) {
-  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return void 0;
-  return `${env.GITHUB_SERVER_URL || "https://github.com"}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
-}
+var errorMessage7 = (error3) => error3 instanceof Error ? error3.message : String(error3);
 function statusTarget(event, pullRequest, tag, env) {
   if (event.eventName === "pull_request" || pullRequest === null) return null;
   return {
@@ -59801,359 +60288,94 @@ function statusTarget(event, pullRequest, tag, env) {
     targetUrl: `${env.GITHUB_SERVER_URL || "https://github.com"}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
   };
 }
-async function setCommitStatus(runtime, api, target, state, subject) {
+async function setCommitStatus(runtime, api, target, state, description) {
+  if (target === null) return;
   try {
-    await api.createCommitStatus(target.sha, { state, context: target.context, description: commitStatusDescription(subject), targetUrl: target.targetUrl });
+    await api.createCommitStatus(target.sha, { state, context: target.context, description, targetUrl: target.targetUrl });
     runtime.info(`commit status ${target.context}: ${state} on ${target.sha}`);
   } catch (error3) {
-    const why = apiFailure(error3).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage5(error3)})`;
+    const why = apiFailure(error3).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage7(error3)})`;
     runtime.warning(
       `rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`,
       "rag-gate: no commit status"
     );
   }
 }
+
+// src/frontends/github/run.ts
+var errorMessage8 = (error3) => error3 instanceof Error ? error3.message : String(error3);
+var isBadInput = (error3) => error3 instanceof SettingError || error3 instanceof InputError || error3 instanceof JudgeSetupError;
+async function runAction(runtime) {
+  try {
+    await run(runtime);
+  } catch (error3) {
+    runtime.setFailed(isBadInput(error3) ? `rag-gate: bad input
+${errorMessage8(error3)}` : `rag-gate: ${errorMessage8(error3)}`);
+  }
+}
 async function run(runtime) {
   const given = givenInputs((name) => runtime.getInput(name));
   const head = await loadSettings(given);
   const { origins } = head;
-  runtime.info(
-    `rag-gate settings:
-${renderSettings(
-      INPUT_NAMES.filter((name) => name !== "github-token"),
-      head.texts,
-      origins
-    )}`
-  );
+  const logged = INPUT_NAMES.filter((name) => name !== "github-token");
+  runtime.info(`rag-gate settings:
+${settingsText(logged, head)}`);
   const env = runtime.env;
   const [owner = "", repo = ""] = (env.GITHUB_REPOSITORY ?? "").split("/");
   const api = runtime.createApi({ token: head.settings["github-token"], owner, repo, timeoutMs: head.settings["api-timeout-seconds"] * 1e3 });
   const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const pullRequest = await resolvePullRequest(api, event, head.settings["pr-number"]).catch((error3) => {
-    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage5(error3)}`);
+    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage8(error3)}`);
     return null;
   });
   const gate = pullRequest === null ? null : await heldGate(runtime, api, given, head, pullRequest);
   const settings = gate?.settings ?? head.settings;
-  if (settings.mode === "monitor") {
-    await runMonitor(runtime, api, settings, origins, runUrl(env));
-    return;
-  }
+  if (settings.mode === "monitor") return runMonitor(runtime, api, settings, origins, runUrl(env));
   if (settings.results === void 0)
     throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
   const headInputs = await resultFiles(settings.results, "results", origins.results);
-  if (settings.mode === "release") {
-    await runRelease(runtime, api, settings, origins);
-    return;
-  }
+  if (settings.mode === "release") return runRelease(runtime, api, settings, origins);
   const status = statusTarget(event, pullRequest, settings["comment-tag"], env);
-  let outcome;
-  try {
-    outcome = await compareAndReport(runtime, settings, origins.baseline, { api, event, pullRequest, owner, repo, headInputs, gate });
-  } catch (error3) {
-    if (status !== null) await setCommitStatus(runtime, api, status, "failure", { kind: "stopped", badInput: isBadInput(error3) });
+  const context = { api, event, pullRequest, repository: `${owner}/${repo}`, headInputs, gate };
+  const report2 = await compareAndReport(runtime, settings, origins.baseline, context).catch(async (error3) => {
+    await setCommitStatus(runtime, api, status, "failure", stoppedStatus(isBadInput(error3)));
     throw error3;
-  }
-  const fails = outcome.failure !== null && settings.mode === "gate";
-  if (status !== null) await setCommitStatus(runtime, api, status, fails ? "failure" : "success", outcome.status);
-  if (outcome.failure === null) return;
-  if (fails) runtime.setFailed(outcome.failure.message);
-  else runtime.warning(`${outcome.failure.message} (advisory mode: the check passes)`, outcome.failure.title);
-}
-function repositoryPath(setting, file2, workspace) {
-  const inside = (0, import_node_path11.relative)(workspace || process.cwd(), (0, import_node_path11.resolve)(file2));
-  if (inside === "" || inside.startsWith("..") || (0, import_node_path11.isAbsolute)(inside))
-    throw new SettingError(
-      `input "${setting}": ${file2} is not a file inside the repository checkout, so its base branch version cannot be read; keep it in the repository`
-    );
-  return inside.split(import_node_path11.sep).join("/");
-}
-async function fileAtBase(api, path, pullRequest) {
-  return api.getFileAt(path, pullRequest.baseSha).catch((error3) => {
-    const why = apiFailure(error3).kind === "forbidden" ? "add `contents: read` under `permissions:` in the workflow" : "re-run the job";
-    throw new Error(
-      `could not read the base branch's ${path} at ${pullRequest.baseSha.slice(0, 7)} (${errorMessage5(error3)}): what decides pass or fail comes from the base branch, so rag-gate does not gate without it; ${why}`
-    );
   });
-}
-async function baseCopy(api, setting, file2, context) {
-  if (file2 === void 0) return void 0;
-  const content = await fileAtBase(api, repositoryPath(setting, file2, context.workspace), context.pullRequest);
-  if (content === null) return null;
-  const copy = (0, import_node_path11.join)(context.directory, `${setting}-${(0, import_node_path11.basename)(file2)}`);
-  await (0, import_promises18.mkdir)(context.directory, { recursive: true });
-  await (0, import_promises18.writeFile)(copy, content);
-  return copy;
-}
-async function heldGate(runtime, api, given, head, pullRequest) {
-  const workspace = runtime.env.GITHUB_WORKSPACE;
-  const path = repositoryPath("config", head.settings.config, workspace);
-  const content = await fileAtBase(api, path, pullRequest);
-  const where = { pullRequest, workspace, directory: (0, import_node_path11.join)(runtime.env.RUNNER_TEMP || (0, import_node_os4.tmpdir)(), "rag-gate", head.settings["comment-tag"], "base-branch") };
-  const baseFiles = {
-    golden: await baseCopy(api, "golden", head.settings.golden, where),
-    holdout: await baseCopy(api, "holdout", head.settings.holdout, where)
-  };
-  const held = await holdToBase(given, head, { name: `${path} at ${pullRequest.baseSha.slice(0, 7)} (base branch)`, content }, baseFiles);
-  const label2 = head.settings["approve-label"];
-  const approveWith = { kind: "label", label: label2 };
-  const commentsAllowed = head.settings.comment !== "never";
-  const marker = commentMarker(head.settings["comment-tag"]);
-  let read;
-  const readApprovals = () => read ??= (async () => {
-    if (!commentsAllowed) return { comment: void 0, by: null };
-    const [comment, by] = await Promise.all([findOwnComment(api, pullRequest.number, marker), labelApplied(api, pullRequest.number, label2)]);
-    return { comment, by };
-  })();
-  const stateMarkers = [];
-  const decide = async (kind, fingerprint) => {
-    let previous = null;
-    let approval2 = { kind: "none" };
-    try {
-      const { comment, by } = await readApprovals();
-      previous = shownChanges(comment, kind);
-      approval2 = approvalOf(by, fingerprint, previous, commentsAllowed);
-    } catch (error3) {
-      runtime.warning(`rag-gate could not check for an approval of this pull request's ${kind} changes (${errorMessage5(error3)}); they count as not approved`);
-    }
-    stateMarkers.push(changesMarker(kind, changesShownSince(previous, fingerprint)));
-    return approval2;
-  };
-  const approval = held.fingerprint === null ? { kind: "none" } : await decide("policy", held.fingerprint);
-  const approved = held.fingerprint === null || approval.kind === "approved";
-  const gate = {
-    settings: settingsUnder(held, head.settings, approved),
-    approved,
-    view: { changes: held.changes, approval, approveWith },
-    stateMarkers,
-    approveGold: async (changes) => {
-      gate.goldApproval = await decide("gold", goldFingerprint(changes));
-      return gate.goldApproval.kind === "approved";
-    }
-  };
-  return gate;
-}
-function pushedCommit(env) {
-  const sha = env.GITHUB_SHA ?? "";
-  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha))
-    throw new Error(
-      `GITHUB_SHA is ${sha === "" ? "not set" : `"${sha}", not a commit`}: a push run keys its history entry by the pushed commit, which the runner sets there`
-    );
-  return sha;
-}
-function noComparison(baseline, settings) {
-  switch (baseline.kind) {
-    case "absent":
-      return { kind: "no-baseline", reason: baseline.reason, fails: settings["on-missing-baseline"] === "fail" };
-    case "no-base-branch":
-      return { kind: "no-baseline", reason: baseline.reason, fails: false };
-    case "broken":
-      return { kind: "baseline-error", problem: baseline.problem, fails: settings["on-baseline-error"] === "fail" };
-  }
+  const fails = report2.failure !== null && settings.mode === "gate";
+  await setCommitStatus(runtime, api, status, fails ? "failure" : "success", report2.status);
+  if (report2.failure === null) return;
+  if (fails) runtime.setFailed(report2.failure.message);
+  else runtime.warning(`${report2.failure.message} (advisory mode: the check passes)`, report2.failure.title);
 }
 async function compareAndReport(runtime, settings, baselineOrigin, context) {
-  const { api, event, pullRequest, headInputs, gate } = context;
-  const gateChanges = gate !== null && gate.view.changes.length > 0 ? gate.view : void 0;
-  if (gateChanges !== void 0) logUntrusted(runtime, gateChangesText(gateChanges));
-  const unapproved = gate !== null && !gate.approved;
-  const env = runtime.env;
-  const reportDir = (0, import_node_path11.join)(env.RUNNER_TEMP || (0, import_node_os4.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises18.mkdir)(reportDir, { recursive: true });
-  if (headInputs.some((file2) => (0, import_node_path11.basename)(file2) === (0, import_node_path11.basename)(settings.history)))
-    throw new SettingError(
-      `input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`
-    );
-  const push = event.pushedBranch === null ? null : {
-    commit: pushedCommit(env),
-    previous: await previousHistory(runtime, settings.history, {
-      api,
-      branch: event.pushedBranch,
-      producerRunId: event.producerRunId,
-      repository: `${context.owner}/${context.repo}`,
-      artifactName: settings["baseline-artifact"],
-      now: runtime.now()
-    })
-  };
+  const { api, event, pullRequest, gate } = context;
+  const reportDir = (0, import_node_path13.join)(runtime.env.RUNNER_TEMP || (0, import_node_os5.tmpdir)(), "rag-gate", settings["comment-tag"]);
+  await (0, import_promises19.mkdir)(reportDir, { recursive: true });
+  checkHistoryName(settings.history, context.headInputs);
+  const push = await pushHistory(runtime, api, settings, event, context.repository);
   const config2 = await comparisonConfig(settings);
-  const judgeClient = settings.judge === "openai" ? new ActionJudge(settings, env) : null;
-  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, (0, import_node_path11.join)(reportDir, "judged", side), (message) => runtime.info(message));
-  const headFiles = await judge(headInputs, "head");
-  const commentsAllowed = settings.comment !== "never" && event.eventName !== "push";
-  const found = await findBaseline(runtime, settings, baselineOrigin, { ...context, reportDir });
-  const compareWith = async (baseline) => {
-    try {
-      return {
-        kind: "compared",
-        baseline,
-        run: await compareFiles({ base: await judge(baseline.files, "base"), head: headFiles, golden: settings.golden, holdout: settings.holdout }, config2, {
-          readerEntry: runtime.readerEntry,
-          allowUngated: settings["allow-ungated"],
-          ...gate === null ? {} : { approveGold: gate.approveGold }
-        })
-      };
-    } catch (error3) {
-      const invalid2 = invalidArtifactResults(baseline, error3);
-      if (invalid2 === null) throw error3;
-      return invalid2;
-    }
+  const judge = runJudge(runtime, settings, reportDir);
+  const head = await judge.files(context.headInputs, "head");
+  const baseline = await findBaseline(runtime, settings, baselineOrigin, { ...context, reportDir });
+  const found = baseline.kind === "found" ? baseline : null;
+  const where = publication(runtime, settings, { reportDir, event, pullRequest, stateMarkers: gate?.stateMarkers, pushed: push !== null });
+  const request2 = {
+    settings,
+    config: config2,
+    head,
+    held: gate,
+    place: where.place,
+    readerEntry: runtime.readerEntry,
+    prepareBase: (files) => judge.files(files, "base"),
+    unreadableBase: (error3) => found === null ? null : invalidArtifactResults(found, error3),
+    history: async () => pullRequest === null ? null : pullRequestHistory(runtime, settings.history, found)
   };
-  const result = found.kind === "found" ? await compareWith(found) : found;
-  const marker = commentMarker(settings["comment-tag"]);
-  const jsonFile = (0, import_node_path11.join)(reportDir, "report.json");
-  const markdownFile = (0, import_node_path11.join)(reportDir, "comment.md");
-  let comment;
-  let summary2;
-  let comparison = null;
-  let report2;
-  let outcome;
-  const rule = config2.eval.retrievalOk.name;
-  let headSummary;
-  if (result.kind === "compared") {
-    const { baseline } = result;
-    const run2 = { ...result.run, comparison: withPolicyVerdict(result.run.comparison, gate?.view.changes ?? [], !unapproved) };
-    for (const warning2 of run2.warnings) runtime.warning(warning2);
-    comparison = run2.comparison;
-    const goldApproval = gate?.goldApproval === void 0 ? void 0 : { approval: gate.goldApproval, approveWith: gate.view.approveWith };
-    const goldText = goldChangesText(comparison.goldChanges ?? [], goldApproval);
-    if (goldText !== "") logUntrusted(runtime, goldText);
-    headSummary = run2.head;
-    const history = pullRequest === null ? null : await pullRequestHistory(runtime, settings.history, baseline);
-    const trend = history === null ? void 0 : { history, head: trendHead(run2.head) };
-    const options = {
-      retrievalOk: rule,
-      rules: config2.eval,
-      marker,
-      baseline: baseline.description,
-      reportLink: "the `report-json` output",
-      runUrl: runUrl(env),
-      baselineRunUrl: baseline.artifact?.run.url,
-      traceUrl: settings["trace-url"],
-      trend,
-      gateChanges,
-      goldApproval,
-      stateMarkers: gate?.stateMarkers
-    };
-    comment = renderComment(comparison, options);
-    summary2 = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
-    report2 = {
-      ...comparisonReport(run2, config2, { found: true, sha: baseline.sha, description: baseline.description }, trend),
-      ...gateChanges === void 0 ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } }
-    };
-    logUntrusted(runtime, renderCompareText(comparison, config2));
-    const words = { retrievalOk: rule, judges: comparison.judges };
-    outcome = {
-      verdict: comparison.verdict,
-      failure: comparison.verdict === "fail" ? { message: `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, words)).join("; ")}`, title: "rag-gate: regression" } : null,
-      status: { kind: "compared", comparison, retrievalOk: rule, advisory: settings.mode === "advisory" }
-    };
-  } else {
-    const cause = noComparison(result, settings);
-    const why = noComparisonText(cause);
-    const head = await evaluateFiles(headFiles, config2.eval, { holdout: settings.holdout });
-    for (const warning2 of head.warnings) runtime.warning(warning2);
-    headSummary = head.summary;
-    comment = renderHeadOnly(head.summary, {
-      cause,
-      retrievalOk: rule,
-      marker,
-      retrievalOkMetric: config2.eval.retrievalOk.metric.name,
-      holdoutLeftOut: head.holdoutLeftOut.length,
-      gateChanges,
-      stateMarkers: gate?.stateMarkers
-    });
-    summary2 = comment;
-    const changesFail = unapproved && gateChanges !== void 0;
-    const verdict = cause.fails || changesFail ? "fail" : "neutral";
-    const baselineJson = cause.kind === "baseline-error" ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
-    const changeReasons = changesFail ? [{ kind: "gate-changed-unapproved", changes: gateChanges.changes.filter(needsApproval) }] : [];
-    report2 = {
-      verdict,
-      reasons: changeReasons.map((reason) => ({ ...reason, message: reasonText(reason, { retrievalOk: rule, judges: [] }) })),
-      baseline: baselineJson,
-      head: evalJson(head.summary, config2.eval),
-      ...gateChanges === void 0 ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } }
-    };
-    logUntrusted(runtime, `${why}
-Reporting the head results only.
-${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
-    const title = cause.kind === "baseline-error" ? "rag-gate: baseline unreadable" : "rag-gate: no baseline";
-    if (cause.kind === "baseline-error" && !cause.fails) runtime.warning(`rag-gate: ${why}`, title);
-    const failures = [...changeReasons.map((reason) => reasonText(reason, { retrievalOk: rule, judges: [] })), ...cause.fails ? [why] : []];
-    outcome = {
-      verdict,
-      failure: failures.length > 0 ? { message: `rag-gate: ${failures.join("; ")}`, title: changesFail ? "rag-gate: gate changed" : title } : null,
-      status: { kind: "not-compared", cause }
-    };
-  }
-  judgeClient?.report(
-    (message) => runtime.info(message),
-    (message) => runtime.warning(`judge: ${message}`)
-  );
-  await runtime.writeReport(jsonFile, `${JSON.stringify(report2, null, 2)}
-`);
-  await runtime.writeReport(markdownFile, comment);
-  if (push !== null) {
-    const history = await recordRun(settings.history, push.previous, headSummary, push.commit, runtime.now());
-    runtime.info(historyWrittenNote(settings.history, history.runs.length, settings["baseline-artifact"]));
-  }
-  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error3) => runtime.warning(`could not write the job summary: ${errorMessage5(error3)}`));
-  let posted = { action: "skipped", url: null };
-  if (commentsAllowed && pullRequest !== null) {
-    try {
-      posted = await upsertComment(api, pullRequest.number, marker, comment, {
-        onlyIfChanged: settings.comment === "on-change",
-        hasNews: comparison === null || hasNews(comparison)
-      });
-      if (posted.url !== null) runtime.info(`PR comment ${posted.action}: ${posted.url}`);
-    } catch (error3) {
-      const status = httpStatus(error3);
-      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage5(error3)}); the verdict below still stands.`;
-      runtime.warning(`rag-gate could not comment on pull request #${pullRequest.number}: ${why}`, "rag-gate: no PR comment");
-    }
-  }
-  const correct = comparison?.tests.find((test) => test.metric === "correct") ?? comparison?.tests.find((test) => test.metric === "retrieval_ok");
-  runtime.setOutput("verdict", outcome.verdict);
-  runtime.setOutput("p-value", comparison === null ? "" : decidingPValue(comparison));
-  runtime.setOutput("fixed", correct?.kind === "mcnemar" ? String(correct.fixed) : "");
-  runtime.setOutput("broken", correct?.kind === "mcnemar" ? String(correct.broken) : "");
-  runtime.setOutput("regressions", String(comparison?.regressions.length ?? 0));
-  runtime.setOutput("report-json", jsonFile);
-  runtime.setOutput("report-markdown", markdownFile);
-  runtime.setOutput("baseline-found", String(result.kind === "compared"));
-  runtime.setOutput("baseline-sha", result.kind === "compared" ? result.baseline.sha ?? "" : "");
-  runtime.setOutput("comment-url", posted.url ?? "");
-  runtime.setOutput("history", push === null ? "" : settings.history);
-  runtime.setOutput("holdout-gap", "");
-  runtime.setOutput("holdout-looks", "");
-  runtime.setOutput("holdout-ledger", "");
-  runtime.setOutput("monitor-alert", "");
-  runtime.setOutput("monitor-issue", "");
-  return outcome;
-}
-async function findBaseline(runtime, settings, baselineOrigin, context) {
-  const { api, pullRequest, event, owner, repo } = context;
-  if (settings.baseline !== void 0) {
-    return {
-      kind: "found",
-      files: await resultFiles(settings.baseline, "baseline", baselineOrigin),
-      sha: null,
-      description: codeQuoted(settings.baseline, 200)
-    };
-  }
-  if (pullRequest === null) return { kind: "no-base-branch", reason: `a ${event.eventName || "non-pull-request"} event has no base branch to compare with` };
-  return findArtifactBaseline({
-    api,
-    pullRequest,
-    producerRunId: event.producerRunId,
-    repository: `${owner}/${repo}`,
-    serverUrl: runtime.env.GITHUB_SERVER_URL || "https://github.com",
-    artifactName: settings["baseline-artifact"],
-    maxAgeDays: settings["baseline-max-age-days"],
-    resultNames: context.headInputs.map((file2) => (0, import_node_path11.basename)(file2)),
-    historyName: (0, import_node_path11.basename)(settings.history),
-    directory: (0, import_node_path11.join)(context.reportDir, "baseline"),
-    now: runtime.now()
-  });
+  const report2 = await compareReport(request2, found === null ? baseline : { ...found, runUrl: found.artifact?.run.url });
+  logReport(runtime, report2);
+  judge.report();
+  if (push !== null) await recordPush(runtime, push, settings, report2.head);
+  await publishReport(runtime, api, report2, where);
+  return report2;
 }
 
 // src/frontends/github/redacting-runtime.ts
@@ -60207,7 +60429,7 @@ function redactingRuntime(runtime, secrets) {
 init_entry_url();
 var import_node_fs = require("node:fs");
 var import_node_module = require("node:module");
-var import_node_path12 = require("node:path");
+var import_node_path14 = require("node:path");
 var import_node_url = require("node:url");
 var FRAME_LOCATION = /((?:file:\/\/\/|\/|[A-Za-z]:[\\/])[^\s()]+?\.js):(\d+):(\d+)/g;
 function mappedStack(error3) {
@@ -60219,12 +60441,12 @@ function mappedStack(error3) {
     if (!found) return location;
     const entry = found.map.findEntry(Number(line) - 1, Number(column2) - 1);
     if (!("originalSource" in entry)) return location;
-    return `${(0, import_node_path12.resolve)(found.dir, entry.originalSource)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+    return `${(0, import_node_path14.resolve)(found.dir, entry.originalSource)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
   });
 }
 function sourceMapOf(file2) {
   try {
-    return { map: new import_node_module.SourceMap(JSON.parse((0, import_node_fs.readFileSync)(`${file2}.map`, "utf8"))), dir: (0, import_node_path12.dirname)(file2) };
+    return { map: new import_node_module.SourceMap(JSON.parse((0, import_node_fs.readFileSync)(`${file2}.map`, "utf8"))), dir: (0, import_node_path14.dirname)(file2) };
   } catch {
     return null;
   }
