@@ -1,5 +1,5 @@
 import { isScoreMetric, scoreNameOf } from '../core/catalog/scores.js';
-import { type GateName, gatedTest, gatedTestOf, isScoreGate } from '../core/catalog/gates.js';
+import { type GateCategory, type GateName, gatedTest, gatedTestOf, isScoreGate } from '../core/catalog/gates.js';
 import { QUESTION_COLUMNS } from '../core/catalog/metrics.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../core/catalog/parse/retrieval-ok.js';
 import { suggestField } from '../core/record.js';
@@ -11,7 +11,70 @@ import type { CompareConfig, Drop, GateReason, GateWarning, PolicyChange } from 
 import { plural } from './format.js';
 import type { GateDataLost, LostOutcome } from '../core/compare/types.js';
 
-/** The words every renderer uses for tests, gates and the gate's findings; the gate catalog supplies the phrases. */
+/** The words every renderer uses for tests, gates and the gate's findings, the gates' phrases among them. */
+
+/**
+ * How reports speak of a gate. `{rule}` stands for the retrieval-ok rule, e.g. `hit@5`; `{rule-words}` for the
+ * rule in words, e.g. "every gold document in the top 5".
+ */
+export interface GateWords {
+  /** The gate in a verdict: "… regressed significantly". */
+  readonly gate: string;
+  /** What the test measures, as the subject of a sentence. */
+  readonly subject: string;
+  /** The questions its success rate counts, for a headline such as "questions answered right: 77.4% → 73.1%". */
+  readonly share: string;
+  /** The metric cell of the tests table. */
+  readonly label: string;
+  /** The two outcomes in the McNemar table's headers. */
+  readonly outcomes: readonly [success: string, failure: string];
+  /** The discordant pairs: "16 questions lost their gold document, 2 gained it". */
+  readonly movement: (broken: number, fixed: number) => string;
+}
+
+const questions = (n: number, noun = 'question') => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
+/** How reports speak of each gate of the catalog (src/core/catalog/gates.ts): one entry per row, checked by the type. */
+export const GATE_WORDS: Readonly<Record<GateCategory, GateWords>> = {
+  retrieval: {
+    gate: 'retrieval',
+    subject: '{rule}',
+    share: 'questions with {rule-words}',
+    label: '{rule} — retrieval ok',
+    outcomes: ['ok', 'failed'],
+    movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? 'its' : 'their'} gold document, ${fixed} gained it`,
+  },
+  'end-to-end': {
+    gate: 'end-to-end correctness',
+    subject: 'end-to-end correctness',
+    share: 'questions answered right',
+    label: 'correct — end to end',
+    outcomes: ['right', 'wrong'],
+    movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`,
+  },
+  generation: {
+    gate: 'generation',
+    subject: 'correctness with retrieval ok on both sides',
+    share: 'answers right where retrieval was ok on both sides',
+    label: 'correct with retrieval ok — generation',
+    outcomes: ['right', 'wrong'],
+    movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, 'answer')} went from right to wrong, ${fixed} from wrong to right`,
+  },
+  refusal: {
+    gate: 'refusal of unanswerable questions',
+    subject: 'correct refusals on unanswerable questions',
+    share: 'unanswerable questions refused',
+    label: 'refusals on unanswerable',
+    outcomes: ['right', 'wrong'],
+    movement: (broken, fixed) => `${questions(broken, 'unanswerable question')} ${broken === 1 ? 'was' : 'were'} no longer refused, ${fixed} newly refused`,
+  },
+};
+
+/** The words of the gated test with this key (`retrieval_ok`, `correct`…), if it is one. */
+export function wordsOf(metric: string): GateWords | undefined {
+  const test = gatedTestOf(metric);
+  return test === undefined ? undefined : GATE_WORDS[test.gate as GateCategory];
+}
 
 /** What the report needs besides a finding to put it in words. */
 export interface WordsContext {
@@ -45,8 +108,8 @@ export function ruleWords(rule: string): string {
 
 /** The questions a gated test's rate counts ("questions answered right"), or null for a test that is not a rate. */
 export function shareWords(metric: string, rule: string): string | null {
-  const test = gatedTestOf(metric);
-  return test === undefined ? null : withRule(test.words.share, rule);
+  const words = wordsOf(metric);
+  return words === undefined ? null : withRule(words.share, rule);
 }
 
 /** A score another tool computed, as reports name it: "the score faithfulness (not calibrated here)". */
@@ -57,15 +120,15 @@ function scoreWords(metric: string): string {
 /** What a test measures, as the subject of a sentence: the catalog's phrase for a gated test, else its name. */
 export function testSubject(metric: string, rule: string): string {
   if (isScoreMetric(metric)) return scoreWords(metric);
-  const test = gatedTestOf(metric);
-  return test === undefined ? metric : withRule(test.words.subject, rule);
+  const words = wordsOf(metric);
+  return words === undefined ? metric : withRule(words.subject, rule);
 }
 
 /** The metric cell of the comment's tests table. */
 export function testTableLabel(metric: string, rule: string): string {
   if (isScoreMetric(metric)) return `${scoreNameOf(metric)} — score, ${SCORE_NOT_CALIBRATED}`;
-  const test = gatedTestOf(metric);
-  return test === undefined ? metric : withRule(test.words.label, rule);
+  const words = wordsOf(metric);
+  return words === undefined ? metric : withRule(words.label, rule);
 }
 
 /** How a test's metric reads in the text report: the retrieval test names its rule, a score says where it came from. */
@@ -76,7 +139,7 @@ export function testLabel(metric: string, rule: string): string {
 
 /** The gate in a verdict: "end-to-end correctness", or "the score faithfulness (not calibrated here)". */
 export function gateWords(gate: GateName): string {
-  return isScoreGate(gate) ? `the score ${scoreNameOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
+  return isScoreGate(gate) ? `the score ${scoreNameOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : GATE_WORDS[gate].gate;
 }
 
 /** What every report says of a score another tool computed. */

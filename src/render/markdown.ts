@@ -11,7 +11,6 @@ import { fitLists } from './fit.js';
 import { correctRunsWords, flakyRateWords, passCountsText, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
-import { gatedTestOf } from '../core/catalog/gates.js';
 import { comparisonScoringLines, type ScoringRulesInUse } from './scoring-words.js';
 import type {
   Comparison,
@@ -25,7 +24,7 @@ import type {
   TagOutcome,
 } from '../core/compare/types.js';
 import { decompositionRows, intervalNote, mcnemarSentence, oddsRatioWords, retrievalShiftNote } from './compare-text.js';
-import { gateWords, judgeNotes, lostOutcomesFix, reasonText, shareWords, testLabel, testSubject, testTableLabel, warningWords } from './gate-words.js';
+import { gateWords, judgeNotes, lostOutcomesFix, reasonText, shareWords, testLabel, testSubject, testTableLabel, warningWords, wordsOf } from './gate-words.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
 import {
   annotated,
@@ -117,7 +116,7 @@ function sentenceStart(test: PairedTest, rule: string): string {
 
 /** "16 questions lost their gold document, 2 gained it": the discordant pairs in the test's own words. */
 function movement(test: McNemarTest): string {
-  return gatedTestOf(test.metric)?.words.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
+  return wordsOf(test.metric)?.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
 }
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
@@ -342,7 +341,7 @@ function mcnemarSection(comparison: Comparison, options: CommentOptions): RootCo
   if (tests.length === 0) return [];
   const body: RootContent[] = [];
   for (const test of tests) {
-    const [ok, failed] = gatedTestOf(test.metric)?.words.outcomes ?? ['right', 'wrong'];
+    const [ok, failed] = wordsOf(test.metric)?.outcomes ?? ['right', 'wrong'];
     body.push(
       table(
         [testLabel(test.metric, options.retrievalOk), `head ${ok}`, `head ${failed}`],

@@ -3,7 +3,8 @@ import type { ColumnName } from './metrics.js';
 
 /**
  * The catalog of paired binary tests, each a gate a user may switch on with `fail-on`. The comparison runs every
- * row's McNemar test; the settings, the JSON, the comment's and the text report's words derive from these rows.
+ * row's McNemar test; the settings, the JSON and the reports derive from these rows (their words from render's GATE_WORDS,
+ * one entry per row).
  * Adding a gate: a row here (and, when its pairs need a new filter, that filter in `compare.ts`).
  */
 export interface GatedTest {
@@ -19,29 +20,7 @@ export interface GatedTest {
   readonly onByDefault: boolean;
   /** For the README: what a significant drop means. */
   readonly definition: string;
-  readonly words: GateWords;
 }
-
-/**
- * How reports speak of a gate. `{rule}` stands for the retrieval-ok rule, e.g. `hit@5`; `{rule-words}` for the
- * rule in words, e.g. "every gold document in the top 5".
- */
-export interface GateWords {
-  /** The gate in a verdict: "… regressed significantly". */
-  readonly gate: string;
-  /** What the test measures, as the subject of a sentence. */
-  readonly subject: string;
-  /** The questions its success rate counts, for a headline such as "questions answered right: 77.4% → 73.1%". */
-  readonly share: string;
-  /** The metric cell of the tests table. */
-  readonly label: string;
-  /** The two outcomes in the McNemar table's headers. */
-  readonly outcomes: readonly [success: string, failure: string];
-  /** The discordant pairs: "16 questions lost their gold document, 2 gained it". */
-  readonly movement: (broken: number, fixed: number) => string;
-}
-
-const questions = (n: number, noun = 'question') => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 
 export const GATED_TESTS = [
   {
@@ -51,14 +30,6 @@ export const GATED_TESTS = [
     pairs: 'all',
     onByDefault: true,
     definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
-    words: {
-      gate: 'retrieval',
-      subject: '{rule}',
-      share: 'questions with {rule-words}',
-      label: '{rule} — retrieval ok',
-      outcomes: ['ok', 'failed'],
-      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? 'its' : 'their'} gold document, ${fixed} gained it`,
-    },
   },
   {
     gate: 'end-to-end',
@@ -67,14 +38,6 @@ export const GATED_TESTS = [
     pairs: 'all',
     onByDefault: true,
     definition: 'end-to-end correctness dropped',
-    words: {
-      gate: 'end-to-end correctness',
-      subject: 'end-to-end correctness',
-      share: 'questions answered right',
-      label: 'correct — end to end',
-      outcomes: ['right', 'wrong'],
-      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`,
-    },
   },
   {
     gate: 'generation',
@@ -83,14 +46,6 @@ export const GATED_TESTS = [
     pairs: 'retrieval-ok-on-both-sides',
     onByDefault: false,
     definition: 'correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse',
-    words: {
-      gate: 'generation',
-      subject: 'correctness with retrieval ok on both sides',
-      share: 'answers right where retrieval was ok on both sides',
-      label: 'correct with retrieval ok — generation',
-      outcomes: ['right', 'wrong'],
-      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, 'answer')} went from right to wrong, ${fixed} from wrong to right`,
-    },
   },
   {
     gate: 'refusal',
@@ -99,14 +54,6 @@ export const GATED_TESTS = [
     pairs: 'unanswerable',
     onByDefault: false,
     definition: 'fewer unanswerable questions were refused',
-    words: {
-      gate: 'refusal of unanswerable questions',
-      subject: 'correct refusals on unanswerable questions',
-      share: 'unanswerable questions refused',
-      label: 'refusals on unanswerable',
-      outcomes: ['right', 'wrong'],
-      movement: (broken, fixed) => `${questions(broken, 'unanswerable question')} ${broken === 1 ? 'was' : 'were'} no longer refused, ${fixed} newly refused`,
-    },
   },
 ] as const satisfies readonly GatedTest[];
 
