@@ -2,12 +2,14 @@
 // vocabularies and text lengths) at three sizes, as child processes run exactly as users run them, and compares
 // TREC mode with trec_eval when TREC_EVAL names its binary. compare and the action run pinned to one core.
 //
-//   node scripts/bench/run.mjs [--quick] [--only trec|compare|action[,…]] [--runs N] [--node PATH] [--against REV]
+//   node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N] [--node PATH] [--against REV] [--no-write]
 //   TREC_EVAL=/path/to/trec_eval node scripts/bench/run.mjs
 //
 // Data goes to bench-data/ (ignored by git; generated once, deterministically). The figures go to stdout,
-// progress to stderr. Exit status: 0 when every run worked (whether or not the targets are met), 1 when a run
-// failed, 2 for bad arguments or a missing build.
+// progress to stderr; a full run (every workload and size, the default runs or more, none failed) also writes them
+// into the generated block of docs/performance.md, the only place the project keeps them. Exit status: 0 when every
+// run worked (whether or not the targets are met), 1 when a run failed or the document could not be written, 2 for
+// bad arguments or a missing build.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
@@ -17,37 +19,46 @@ import { actionDefaults, actionEnv, readVerdict } from './action-env.mjs';
 import { generateResultsRealistic, generateTrec, generateTrecRealistic } from './generate.mjs';
 import { JUDGE_ANSWERS, benchJudge, judgeReport } from './judge.mjs';
 import { measure, memoryMeasured, pinningAvailable, scanFile } from './measure.mjs';
+import {
+  ACTION_QUESTIONS,
+  BLOCK_END,
+  BLOCK_START,
+  COMPARE_DEPTH,
+  COMPARE_QUESTIONS,
+  DEFAULT_RUNS,
+  TREC_DEPTH,
+  TREC_METRICS,
+  TREC_QUERIES,
+  WORKLOADS,
+  group,
+  markdownTable,
+  mebibytes,
+  performanceBlock,
+  ratioTable,
+  reasonsNotToWrite,
+  replaceBlock,
+  resultTable,
+  seconds,
+  targetTable,
+  textTable,
+  utc,
+} from './report.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const DATA = join(ROOT, 'bench-data');
 const CLI = 'dist/cli.js';
 const ACTION = 'dist/index.js';
 
-const TREC_QUERIES = 10_000;
-const TREC_DEPTH = 1_000;
-const COMPARE_QUESTIONS = 100_000;
-const COMPARE_DEPTH = 100;
-const ACTION_QUESTIONS = 5_000;
-const TREC_METRICS = 'map,ndcg@10,mrr,recall@100,precision@10';
 const TREC_EVAL_ARGS = ['-c', '-m', 'map', '-m', 'ndcg_cut.10', '-m', 'recip_rank', '-m', 'recall.100', '-m', 'P.10'];
 const SCALES = [
   { label: '1/100', divisor: 100 },
   { label: '1/10', divisor: 10 },
   { label: 'full', divisor: 1 },
 ];
-/** The targets of issue 19 (realistic workloads); the friendly TREC workload keeps its earlier 0.27×. */
-const TARGET = {
-  trecRatio: 0.5,
-  friendlyTrecRatio: 0.3,
-  compareSeconds: 5,
-  compareMiB: 1024,
-  actionSeconds: 1,
-  /** Time per record at full size against 1/10: at most this much higher, or growth is not linear. */
-  growth: 1.5,
-};
-const WORKLOADS = ['trec', 'compare', 'action', 'judge'];
+/** The document whose generated block a full run rewrites. */
+const DOC = 'docs/performance.md';
 
-const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N] [--node PATH] [--against REV]
+const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N] [--node PATH] [--against REV] [--no-write]
   --quick   skip the full-size TREC and compare workloads (1/100 and 1/10 only; the action runs at every size);
             judge 1/10 of the answers
   --only    run only these workloads
@@ -56,7 +67,13 @@ const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|
             names, which GitHub runs the action on
   --against REV  also time the build committed at git revision REV (its dist/), runs interleaved with this one's,
             and print the ratios: a change's effect, measured where the machine's drift hits both builds alike
-  TREC_EVAL=/path/to/trec_eval  also time trec_eval on the TREC files and print the ratios`;
+  --no-write  print the figures only; do not rewrite ${DOC}
+  TREC_EVAL=/path/to/trec_eval  also time trec_eval on the TREC files and print the ratios
+
+A full run (every workload at every size, no --quick or --only, --runs N at least 5 if given, none failed)
+writes its figures into the generated block of ${DOC}, replacing the previous ones: the only way
+the figures there change. A reduced run (--quick, --only, fewer runs) or one with a failure prints its figures
+and leaves ${DOC} as it is, so that reduced figures never stand in for the full bench's.`;
 
 const git = (args, options = {}) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8', ...options });
 
@@ -66,11 +83,12 @@ function fail(message, status = 2) {
 }
 
 function parseArgs(argv) {
-  const options = { quick: false, only: new Set(WORKLOADS), runs: null, node: process.execPath, against: null };
+  const options = { quick: false, only: new Set(WORKLOADS), runs: null, node: process.execPath, against: null, write: true };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
     const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value\n${USAGE}`);
     if (flag === '--quick') options.quick = true;
+    else if (flag === '--no-write') options.write = false;
     else if (flag === '--runs') {
       const text = value();
       if (!/^[1-9]\d*$/.test(text)) fail(`--runs: expected a positive integer, got "${text}"\n${USAGE}`);
@@ -106,31 +124,10 @@ function parseArgs(argv) {
 // ---------------------------------------------------------------------------------------------------------------
 // Formatting
 
-const MiB = 1024 * 1024;
-const group = (n) => Math.round(n).toLocaleString('en-US');
-const seconds = (s) => `${s.toFixed(s < 10 ? 3 : 2)} s`;
-const mebibytes = (kib) => (kib === null ? 'n/a' : `${group(kib / 1024)} MiB`);
-const rate = (perSecond) =>
-  perSecond >= 1e6 ? `${(perSecond / 1e6).toFixed(2)} M/s` : perSecond >= 1e3 ? `${(perSecond / 1e3).toFixed(1)} k/s` : `${perSecond.toFixed(0)} /s`;
-const microseconds = (s) => (s * 1e6).toFixed(s >= 1e-4 ? 0 : s >= 1e-5 ? 1 : s >= 1e-6 ? 2 : 3);
-const ratio = (value) => (value === null ? 'n/a' : value.toFixed(2));
-const utc = (date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/** A plain text table: columns padded to their widest cell, numbers (align 'r') flush right. */
-function table(columns, rows) {
-  const widths = columns.map((column, c) => Math.max(column.title.length, ...rows.map((row) => String(row[c]).length)));
-  const line = (cells) =>
-    cells
-      .map((cell, c) => (columns[c].align === 'r' ? String(cell).padStart(widths[c]) : String(cell).padEnd(widths[c])))
-      .join('  ')
-      .trimEnd();
-  return [line(columns.map((column) => column.title)), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
 const progress = (message) => process.stderr.write(`${message}\n`);
@@ -334,11 +331,29 @@ function extractBuild(sha, dir) {
 // ---------------------------------------------------------------------------------------------------------------
 // Context: the machine and the code being measured
 
-function gitDescription() {
-  const head = git(['rev-parse', '--short', 'HEAD']);
-  if (head.status !== 0) return 'not a git checkout';
-  const dirty = git(['status', '--porcelain', '--', 'src', 'dist']).stdout.trim() !== '';
-  return `${head.stdout.trim()}${dirty ? ' + uncommitted changes in src/ or dist/' : ''}`;
+/** The commit checked out, and the tracked files changed from it (docs/performance.md aside: the bench writes it). */
+function commitState() {
+  const head = git(['rev-parse', 'HEAD']);
+  if (head.status !== 0) return { sha: null, dirty: [] };
+  const dirty = git(['status', '--porcelain', '--untracked-files=no'])
+    .stdout.split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.slice(3).replace(/^.* -> /, ''))
+    .filter((path) => path !== DOC);
+  return { sha: head.stdout.trim(), dirty };
+}
+
+function describeCommit({ sha, dirty }) {
+  if (sha === null) return 'not a git checkout';
+  if (dirty.length === 0) return sha.slice(0, 7);
+  const inSources = dirty.some((path) => /^(src|dist)\//.test(path));
+  return `${sha.slice(0, 7)} + uncommitted changes to ${dirty.length} file(s)${inSources ? ', in src/ or dist/ among them' : ''}`;
+}
+
+/** A measured case as plain data, the record scripts/bench/report.mjs makes its tables of. */
+function caseRecord(bench, result) {
+  const { workload, variant, scale, size, unit, records, bytes, runs } = bench;
+  return { workload, variant, scale, size, unit, records, bytes, runs, ...result };
 }
 
 /** Warns when a source file is newer than the bundles: the bench times dist/, not src/. */
@@ -374,7 +389,7 @@ async function main() {
   const earlier = options.against === null ? null : extractBuild(options.against.sha, (earlierDir = mkdtempSync(join(tmpdir(), 'rag-gate-earlier-'))));
   const builds = earlier === null ? [THIS_BUILD] : [THIS_BUILD, earlier];
   const scales = SCALES.filter((scale) => !(options.quick && scale.divisor === 1));
-  const runsFor = (scale) => options.runs ?? (scale.divisor === 1 ? 3 : 5);
+  const runsFor = (scale) => options.runs ?? (scale.divisor === 1 ? DEFAULT_RUNS.full : DEFAULT_RUNS.smaller);
 
   // Generate every file first, so generation never overlaps a timed run.
   const cases = [];
@@ -430,7 +445,7 @@ async function main() {
         scale: scale.label,
         size: `${group(questions)} q`,
         unit: 'questions',
-        runs: options.runs ?? 5,
+        runs: options.runs ?? DEFAULT_RUNS.action,
         bytes: statSync(base).size + statSync(head).size,
         countRecords: () => scanRecords([base], head),
         tools: builds.map((build) => actionTool(base, head, actionDefaults(join(ROOT, 'action.yml')), build)),
@@ -438,15 +453,28 @@ async function main() {
     }
   }
 
+  const reasonsAtStart = reasonsNotToWrite({ write: options.write, quick: options.quick, only: [...options.only], runs: options.runs, failed: false });
+  if (reasonsAtStart.length === 0) {
+    // A full run takes many minutes: find out now, not at its end, that it has nowhere to write.
+    const text = existsSync(join(ROOT, DOC)) ? readFileSync(join(ROOT, DOC), 'utf8') : null;
+    try {
+      if (text === null) throw new Error('no such file');
+      replaceBlock(text, '');
+    } catch (error) {
+      fail(`${DOC}: ${error.message}; it needs one ${BLOCK_START} … ${BLOCK_END} block for the figures (or pass --no-write)`);
+    }
+  }
+
+  const startedAt = new Date();
+  const startLoad = loadavg();
+  const commit = commitState();
   const builtAt = Math.min(...[CLI, ACTION].map((file) => statSync(join(ROOT, file)).mtimeMs));
   const cpu = cpus();
   const header = [
-    `rag-gate bench, ${utc(new Date())}`,
+    `rag-gate bench, ${utc(startedAt)}`,
     `machine  ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${process.platform} ${release()} ${process.arch}, Node ${nodeVersion(ourNode)}${ourNode === process.execPath ? '' : ` (${ourNode})`}`,
-    `load     ${loadavg()
-      .map((load) => load.toFixed(2))
-      .join(' ')} (1, 5, 15 min averages at start)`,
-    `code     ${gitDescription()}; dist/ built ${utc(new Date(builtAt))}`,
+    `load     ${startLoad.map((load) => load.toFixed(2)).join(' ')} (1, 5, 15 min averages at start)`,
+    `code     ${describeCommit(commit)}; dist/ built ${utc(new Date(builtAt))}`,
     `measured ${memoryMeasured ? 'CPU time (user + system) and peak RSS from /usr/bin/time -f "%U %S %M"' : 'wall time only (no GNU time at /usr/bin/time)'}; compare and action ${pinningAvailable ? 'pinned to one core (taskset -c 0)' : 'not pinned (no taskset)'}`,
   ];
   if (options.against !== null)
@@ -461,7 +489,7 @@ async function main() {
   try {
     for (const bench of cases) {
       try {
-        measured.push({ bench, ...(await runCase(bench)) });
+        measured.push(caseRecord(bench, await runCase(bench)));
       } catch (error) {
         failures.push(error.message);
         progress(error.message);
@@ -490,171 +518,66 @@ async function main() {
   );
   console.log();
 
-  const columns = [
-    { title: 'workload' },
-    { title: 'variant' },
-    { title: 'scale' },
-    { title: 'size' },
-    { title: 'records', align: 'r' },
-    { title: 'input', align: 'r' },
-    { title: 'runs', align: 'r' },
-    { title: 'median', align: 'r' },
-    { title: 'CPU', align: 'r' },
-    { title: 'min', align: 'r' },
-    { title: 'peak RSS', align: 'r' },
-    { title: 'records/s', align: 'r' },
-    { title: 'µs/record', align: 'r' },
-    { title: 'note' },
-  ];
-  const cpuSeconds = (value) => (value === null ? 'n/a' : seconds(value));
-  const rows = measured.map(({ bench, ours }) => [
-    bench.workload,
-    bench.variant,
-    bench.scale,
-    bench.size,
-    `${group(bench.records)} ${bench.unit}`,
-    `${(bench.bytes / MiB).toFixed(1)} MiB`,
-    bench.runs,
-    seconds(ours.median),
-    cpuSeconds(ours.cpu),
-    seconds(ours.min),
-    mebibytes(ours.peakKiB),
-    rate(bench.records / ours.median),
-    microseconds(ours.median / bench.records),
-    ours.note,
-  ]);
-  if (rows.length > 0) console.log(`${table(columns, rows)}\n`);
-
-  const trecRows = measured.filter(({ bench }) => bench.workload === 'trec');
-  const ratios = (ours, reference) => ({
-    time: ours.median / reference.median,
-    cpu: ours.cpu === null || reference.cpu === null ? null : ours.cpu / reference.cpu,
-    memory: ours.peakKiB === null || reference.peakKiB === null ? null : ours.peakKiB / reference.peakKiB,
-  });
-  /** Each case's figures for another tool (`key` of a measured case) and this build's over them. */
-  const ratioTable = (cases, key, ours) => {
-    const rows = cases.map(({ bench, ours: mine, [key]: theirs, paired }) => {
-      const r = ratios(mine, theirs);
-      return [
-        bench.workload,
-        bench.variant,
-        bench.scale,
-        bench.size,
-        bench.runs,
-        seconds(theirs.median),
-        cpuSeconds(theirs.cpu),
-        mebibytes(theirs.peakKiB),
-        ratio(r.time),
-        ratio(r.cpu),
-        ratio(r.memory),
-        ratio(paired[key].time),
-        ratio(paired[key].cpu),
-      ];
-    });
-    const columns = [
-      { title: 'workload' },
-      { title: 'variant' },
-      { title: 'scale' },
-      { title: 'size' },
-      { title: 'runs', align: 'r' },
-      { title: 'median', align: 'r' },
-      { title: 'CPU', align: 'r' },
-      { title: 'peak RSS', align: 'r' },
-      { title: `wall ${ours}`, align: 'r' },
-      { title: `CPU ${ours}`, align: 'r' },
-      { title: `memory ${ours}`, align: 'r' },
-      { title: 'wall, run by run', align: 'r' },
-      { title: 'CPU, run by run', align: 'r' },
-    ];
-    return `${table(columns, rows)}\n`;
-  };
-  if (trecEval !== null && trecRows.length > 0) {
+  const printed = (found) => textTable(...Object.values(found));
+  if (measured.length > 0) console.log(`${printed(resultTable(measured))}\n`);
+  const trecCases = measured.filter((found) => found.workload === 'trec');
+  if (trecEval !== null && trecCases.length > 0) {
     console.log(`trec_eval: ${trecEval} ${TREC_EVAL_ARGS.join(' ')} QRELS RUN (same files, runs interleaved with rag-gate's)`);
-    console.log(ratioTable(trecRows, 'reference', 'ours/trec_eval'));
+    console.log(`${printed(ratioTable(trecCases, 'reference', 'ours/trec_eval'))}\n`);
   }
   if (options.against !== null && measured.length > 0) {
     console.log(`against ${options.against.revision} (${options.against.sha.slice(0, 7)}): its committed dist/, each run right after this build's`);
     console.log("  (this/that divides the medians; run by run is the median of each run's ratio, which the machine's drift moves less)");
-    console.log(ratioTable(measured, 'earlier', 'this/that'));
+    console.log(`${printed(ratioTable(measured, 'earlier', 'this/that'))}\n`);
   }
-
-  // The targets of issue 19, each at the size it is stated for.
-  const find = (workload, variant, scale) => measured.find(({ bench }) => bench.workload === workload && bench.variant === variant && bench.scale === scale);
-  const verdict = (ok) => (ok ? 'PASS' : 'MISS');
-  const notRun = (workload, scale) =>
-    !options.only.has(workload)
-      ? 'not run (--only)'
-      : options.quick && scale === 'full'
-        ? 'not run (--quick)'
-        : failures.length > 0
-          ? 'not measured (the run failed)'
-          : 'not measured';
-  const targetRows = [];
-  const ratioRows = (title, found, checks) => {
-    if (found && found.reference) {
-      const r = ratios(found.ours, found.reference);
-      checks.forEach(([what, limit], i) =>
-        targetRows.push([
-          i === 0 ? title : '',
-          `${what} ours/trec_eval ≤ ${limit}`,
-          ratio(r[what === 'wall' ? 'time' : what]),
-          r[what === 'wall' ? 'time' : what] === null ? 'n/a' : verdict(r[what === 'wall' ? 'time' : what] <= limit),
-        ]),
-      );
-    } else {
-      const why = found ? 'not measured (set TREC_EVAL to the trec_eval binary)' : notRun('trec', 'full');
-      checks.forEach(([what, limit], i) => targetRows.push([i === 0 ? title : '', `${what} ours/trec_eval ≤ ${limit}`, why, '']));
-    }
-  };
-  const realistic = find('trec', 'realistic', 'full');
-  ratioRows(`trec, ${group(TREC_QUERIES)} q × ${group(TREC_DEPTH)}, realistic`, realistic, [
-    ['wall', TARGET.trecRatio],
-    ['cpu', TARGET.trecRatio],
-    ['memory', TARGET.trecRatio],
-  ]);
-  ratioRows(`trec, ${group(TREC_QUERIES)} q × ${group(TREC_DEPTH)}, 2,000 docnos`, find('trec', 'friendly', 'full'), [['wall', TARGET.friendlyTrecRatio]]);
-  const compareFull = find('compare', 'realistic', 'full');
-  const compareTitle = `compare, ${group(COMPARE_QUESTIONS)} q × ${COMPARE_DEPTH}${pinningAvailable ? ', one core' : ''}`;
-  if (compareFull) {
-    const { median: time, peakKiB } = compareFull.ours;
-    targetRows.push([compareTitle, `median time ≤ ${TARGET.compareSeconds} s`, seconds(time), verdict(time <= TARGET.compareSeconds)]);
-    targetRows.push(['', 'peak RSS ≤ 1 GiB', mebibytes(peakKiB), peakKiB === null ? 'n/a' : verdict(peakKiB / 1024 <= TARGET.compareMiB)]);
-  } else {
-    targetRows.push([compareTitle, `median time ≤ ${TARGET.compareSeconds} s`, notRun('compare', 'full'), '']);
-    targetRows.push(['', 'peak RSS ≤ 1 GiB', notRun('compare', 'full'), '']);
-  }
-  const action = find('action', 'realistic', 'full');
-  const actionTitle = `action, ${group(ACTION_QUESTIONS)} q${pinningAvailable ? ', one core' : ''}`;
-  if (action)
-    targetRows.push([actionTitle, `median time ≤ ${TARGET.actionSeconds} s`, seconds(action.ours.median), verdict(action.ours.median <= TARGET.actionSeconds)]);
-  else targetRows.push([actionTitle, `median time ≤ ${TARGET.actionSeconds} s`, notRun('action', 'full'), '']);
-  // Linear growth: time per record at full size against 1/10.
-  for (const [workload, variant] of [
-    ['trec', 'realistic'],
-    ['trec', 'friendly'],
-    ['compare', 'realistic'],
-    ['action', 'realistic'],
-  ]) {
-    const full = find(workload, variant, 'full');
-    const tenth = find(workload, variant, '1/10');
-    if (!full || !tenth) continue;
-    const growth = full.ours.median / full.bench.records / (tenth.ours.median / tenth.bench.records);
-    targetRows.push([
-      `${workload} ${variant}, full against 1/10`,
-      `µs/record grows ≤ ${TARGET.growth}×`,
-      `${growth.toFixed(2)}×`,
-      verdict(growth <= TARGET.growth),
-    ]);
-  }
+  const scope = { only: [...options.only], quick: options.quick, failed: failures.length > 0, pinned: pinningAvailable };
   console.log('Targets (issue 19)');
-  console.log(table([{ title: 'workload' }, { title: 'target' }, { title: 'measured', align: 'r' }, { title: 'result' }], targetRows));
+  console.log(printed(targetTable(measured, scope)));
 
+  let judged = null;
   if (options.only.has('judge')) {
     try {
       const answers = options.quick ? JUDGE_ANSWERS / 10 : JUDGE_ANSWERS;
-      console.log(`\n${judgeReport(await benchJudge({ root: ROOT, cli: CLI, answers, progress, node: ourNode }), table)}`);
+      judged = await benchJudge({ root: ROOT, cli: CLI, answers, progress, node: ourNode });
+      console.log(`\n${judgeReport(judged, textTable)}`);
     } catch (error) {
       failures.push(`judge: ${error.message}`);
+    }
+  }
+
+  const reasons = reasonsNotToWrite({ write: options.write, quick: options.quick, only: [...options.only], runs: options.runs, failed: failures.length > 0 });
+  if (reasons.length > 0) progress(`${DOC} left as it is: ${reasons.join('; ')} (only a full run writes its figures there)`);
+  else {
+    const report = {
+      date: startedAt.toISOString(),
+      command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
+      commit,
+      builtAt: new Date(builtAt).toISOString(),
+      stale: stale !== null,
+      machine: {
+        cpu: cpu[0]?.model.trim() ?? 'unknown CPU',
+        cores: cpu.length,
+        memoryGiB: totalmem() / 1024 ** 3,
+        platform: process.platform,
+        release: release(),
+        arch: process.arch,
+        load: startLoad,
+      },
+      node: { version: nodeVersion(ourNode), path: ourNode === process.execPath ? null : ourNode },
+      cpuAndMemory: memoryMeasured,
+      pinned: pinningAvailable,
+      trecEval: trecEval === null ? null : `trec_eval ${TREC_EVAL_ARGS.join(' ')} QRELS RUN`,
+      against: options.against,
+      cases: measured,
+      scope,
+      judge: judged === null ? null : judgeReport(judged, markdownTable),
+    };
+    try {
+      const path = join(ROOT, DOC);
+      writeFileSync(path, replaceBlock(readFileSync(path, 'utf8'), performanceBlock(report)));
+      progress(`wrote the figures into ${DOC}`);
+    } catch (error) {
+      failures.push(`${DOC}: ${error.message}`);
     }
   }
 
