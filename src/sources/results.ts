@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { duplicateKeyProblem, formatFieldPath, readFailure } from './read-problems.js';
 import { type InputProblem, InputError, ProblemCollector } from '../core/errors.js';
+import { nearScoreName, ResultsProblems } from './name-hints.js';
 import { formatDescription, type ResultsFormat } from '../core/catalog/formats.js';
 import { CellError, cellValue } from './cells.js';
 import { type CsvRow, csvRows } from './formats/csv.js';
@@ -151,9 +152,11 @@ export async function readResults(
   options: ReadOptions = {},
 ): Promise<ReadSummary> {
   const { seenIds = new Map(), onProgress, contextMatch = { kind: 'exact' }, scoreKinds = new Map(), fields = new Map() } = options;
-  const problems = new ProblemCollector();
+  const problems = new ResultsProblems(file, fields);
   const unknownFields = new Map<string, number>();
   const scores = new Map<string, ScoreKind>();
+  /** How many records carry each score, for the warning on a score named near a known one. */
+  const scoreRecords = new Map<string, number>();
   let records = 0;
   let idsFromQuestion = 0;
   let retrievalByText = 0;
@@ -202,6 +205,7 @@ export async function readResults(
   };
 
   const handleObject = (raw: Record<string, unknown>, line: number, text: string, bytes?: LineBytes) => {
+    problems.countRecord();
     const given = canonicalize(raw, fields, file, line, problems, unknownFields);
     const spelling = (field: string) => spellingIn(raw, fields, field) ?? field;
     const userField = (path: readonly PropertyKey[]) => {
@@ -210,7 +214,15 @@ export async function readResults(
     };
     const parsed = readRecordFields(given);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.add({ file, line, field: userField(issue.path), message: issue.message });
+      for (const issue of parsed.error.issues) {
+        const problem = { file, line, field: userField(issue.path), message: issue.message };
+        const [field] = issue.path;
+        // Only a required field has an issue when absent; the fields not read as ours may hold it misspelt.
+        if (issue.path.length === 1 && typeof field === 'string' && !Object.hasOwn(given, field)) {
+          const unread = Object.keys(raw).filter((key) => raw[key] !== null && !KNOWN_FIELDS.has(canonicalName(key, fields)));
+          problems.addMissing(field, problem, line, unread);
+        } else problems.add(problem);
+      }
       return;
     }
     for (const [name, value] of Object.entries(parsed.data.scores ?? {})) {
@@ -227,6 +239,7 @@ export async function readResults(
         });
       }
       scores.set(name, scoreKinds.get(name)!.kind);
+      scoreRecords.set(name, (scoreRecords.get(name) ?? 0) + 1);
     }
     const resolved = resolveRecord(parsed.data, contextMatch);
     if ('problem' in resolved) {
@@ -290,6 +303,14 @@ export async function readResults(
   for (const name of scores.keys()) {
     const hint = TOOL_SCORE_NAMES.has(name) ? undefined : suggestField(name);
     if (hint !== undefined) warnings.push(`${file}: "${name}" is read as a score, not as the field "${hint}"; rename it if you meant the field`);
+    else {
+      const known = nearScoreName(name);
+      if (known !== undefined) {
+        warnings.push(
+          `${file}: "${name}" in ${records_(scoreRecords.get(name)!)} is read as a new score, score:${name}; did you mean "${known}"? Rename it if so`,
+        );
+      }
+    }
   }
   return { format: shape.format, warnings: [...notes, ...warnings], unknownFields, idsFromQuestion, retrievalByText, scores };
 }
