@@ -156,7 +156,7 @@ export const ANSWER_METRICS: readonly AnswerMetric[] = [
   {
     name: 'correct',
     definition:
-      'share of questions judged correct (`correct`, or computed with the `correct` rule: `contains`, the default, when the normalised expected answer appears as whole words in the normalised answer; `exact` when they are equal; `f1:T` when token F1 ≥ T. SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)',
+      'share of questions judged correct (`correct`, or computed with the `correct` rule: `contains`, the default, when the normalised expected answer appears as whole words in the normalised answer; `exact` when they are equal; `f1:T` when token F1 ≥ T; under every rule an answer that lacks or changes a number of the expected answer is wrong ([below](#numbers-in-answers)). SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)',
     column: 'correct',
     aggregate: { kind: 'share', counts: isOne },
     graded: false,

@@ -1,5 +1,5 @@
 import { SettingError } from '../../errors.js';
-import { answerTokens, normalizeAnswer } from './text.js';
+import { answerNumbers, answerTokens, normalizeAnswer } from './text.js';
 
 /** Normalised exact match: 1 when the answer equals the expected answer after SQuAD normalisation. */
 export function exactMatch(answer: string, expected: string): number {
@@ -41,6 +41,23 @@ export function containsAnswer(answer: string, expected: string): number {
   return ` ${normalizeAnswer(answer)} `.includes(` ${normalizeAnswer(expected)} `) ? 1 : 0;
 }
 
+/**
+ * 1 when every number of the expected answer is among the answer's, counted with multiplicity ({@link answerNumbers}):
+ * "every 2 hours" lacks the 24 of "every 24 hours", and "5 members and 50 guests" has one 5 where "5 members and 5
+ * guests" has two. An answer may add numbers ("every 24 hours, so daily at 09:00"): a number more is not a wrong
+ * number, and an answer that hedges with several is left to the lexical rule.
+ */
+export function numbersAgree(answer: string, expected: string): number {
+  const left = new Map<string, number>();
+  for (const number of answerNumbers(answer)) left.set(number, (left.get(number) ?? 0) + 1);
+  for (const number of answerNumbers(expected)) {
+    const count = left.get(number) ?? 0;
+    if (count === 0) return 0;
+    left.set(number, count - 1);
+  }
+  return 1;
+}
+
 /** How `correct` is computed when a record has an answer and an expected answer but no `correct` field. */
 export type CorrectnessRule = { kind: 'contains' } | { kind: 'exact' } | { kind: 'f1'; threshold: number };
 
@@ -62,8 +79,13 @@ export function formatCorrectnessRule(rule: CorrectnessRule): string {
   return rule.kind === 'f1' ? `f1:${rule.threshold}` : rule.kind;
 }
 
-/** Applies the rule: 1 correct, 0 not. */
+/**
+ * Applies the rule: 1 correct, 0 not. Under every rule an answer that lacks or changes a number of the expected answer
+ * is wrong ({@link numbersAgree}): the lexical rules weigh "2" against "24" as one token among many, and
+ * normalisation makes "2.5" and "25" the same token.
+ */
 export function judgeCorrect(rule: CorrectnessRule, answer: string, expected: string): number {
+  if (numbersAgree(answer, expected) === 0) return 0;
   switch (rule.kind) {
     case 'contains':
       return containsAnswer(answer, expected);

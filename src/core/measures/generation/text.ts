@@ -22,6 +22,27 @@ export function answerTokens(text: string): string[] {
   return normalized === '' ? [] : normalized.split(' ');
 }
 
+/**
+ * A number as the correctness rules read it: a run of ASCII digits, with commas between groups of three (thousands)
+ * and at most one decimal point followed by digits. Anything around it is not part of it: a sign (a hyphen also
+ * joins ranges and dates, "5-10"), a unit or a percent sign, the letters of an ordinal ("24th") or a name ("SHA256").
+ */
+const NUMBER = /\d+(?:,\d{3}(?!\d))*(?:\.\d+)?/g;
+
+/**
+ * The numbers in a text, each by its value, written without thousands commas, leading zeros or trailing zeros after
+ * the decimal point: "1,000" and "1000" are both 1000, "2.50" is 2.5, "07" is 7. Read from the text before
+ * normalisation, which deletes the commas and points that tell "2.5" from "25".
+ */
+export function answerNumbers(text: string): string[] {
+  return Array.from(text.matchAll(NUMBER), ([written]) => {
+    const [whole = '', fraction = ''] = written.replaceAll(',', '').split('.');
+    const integer = whole.replace(/^0+(?=\d)/, '');
+    const decimals = fraction.replace(/0+$/, '');
+    return decimals === '' ? integer : `${integer}.${decimals}`;
+  });
+}
+
 /** Whitespace of ASCII text as `\s` matches it: tab, line feed, vertical tab, form feed, carriage return, space. */
 const isAsciiSpace = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
 
