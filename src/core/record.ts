@@ -43,6 +43,20 @@ export const IGNORED_FIELDS: ReadonlyMap<string, string> = new Map(
 /** A JSON object: not null, not an array. */
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Whether a value is one the schema it is checked for returns unchanged (as an equal value). */
+type Check = (value: unknown) => boolean;
+
+/**
+ * The plain checks of the schemas `plainCheck` cannot read from their definition (a transform or a refinement),
+ * each given where its schema is made.
+ */
+const GIVEN_CHECKS = new WeakMap<z.ZodType, Check>();
+
+function withPlainCheck<T extends z.ZodType>(schema: T, check: Check): T {
+  GIVEN_CHECKS.set(schema, check);
+  return schema;
+}
+
 /**
  * An id that is empty or only white space names nothing. The first character settles it for nearly every id
  * (white space is at most U+0020 or from U+00A0 up), which keeps a hundred ids a record cheap.
@@ -53,12 +67,20 @@ function isBlank(id: string): boolean {
 }
 const NOT_BLANK = 'must not be empty or only white space';
 
+/** An id as the schema returns it: a string id is kept, a number one becomes a new string. */
+function isPlainId(id: unknown): boolean {
+  return typeof id === 'string' && !isBlank(id);
+}
+
 /** An id written as a whole number is read as its decimal string, so `7` and `"7"` are the same id. */
 const idText = (what: string) =>
-  z
-    .union([z.string(), z.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` })
-    .transform(String)
-    .refine((id) => !isBlank(id), NOT_BLANK);
+  withPlainCheck(
+    z
+      .union([z.string(), z.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` })
+      .transform(String)
+      .refine((id) => !isBlank(id), NOT_BLANK),
+    isPlainId,
+  );
 
 const documentId = idText('a document id');
 
@@ -66,19 +88,20 @@ const documentId = idText('a document id');
  * Validates with a plain check first and runs the zod schema only when the check fails, so that long id lists
  * (100 per question × 100,000 questions) cost one loop each, while a bad one still gets zod's precise issues.
  */
-function checkedFirst<T>(isValid: (value: unknown) => boolean, schema: z.ZodType<T>) {
-  return z.unknown().transform((value, ctx): T => {
+function checkedFirst<T>(isValid: Check, schema: z.ZodType<T>) {
+  const checked = z.unknown().transform((value, ctx): T => {
     if (isValid(value)) return value as T;
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     return z.NEVER;
   });
+  return withPlainCheck(checked, isValid);
 }
 
 function isIdList(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
-  for (const id of value) if (typeof id !== 'string' || isBlank(id)) return false;
+  for (const id of value) if (!isPlainId(id)) return false;
   return true;
 }
 
@@ -126,8 +149,15 @@ function relevanceGrades(value: object, ctx: z.RefinementCtx): Record<string, nu
   return grades as Record<string, number>;
 }
 
+/** Grades the schema takes as they are: `relevanceGrades` adds no issue for them. */
+const isPlainGrades: Check = (value) => {
+  if (!isObject(value)) return false;
+  for (const id in value) if (isBlank(id) || !Number.isSafeInteger(value[id]) || (value[id] as number) < 0) return false;
+  return true;
+};
+
 /** A list of relevant ids, or graded relevance; each shape reports its own precise problems. */
-const relevantIds = z.unknown().transform((value, ctx): string[] | Record<string, number> => {
+const relevantIdsSchema = z.unknown().transform((value, ctx): string[] | Record<string, number> => {
   if (isObject(value)) return relevanceGrades(value, ctx);
   if (!Array.isArray(value)) {
     ctx.addIssue({ code: 'custom', message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
@@ -138,6 +168,7 @@ const relevantIds = z.unknown().transform((value, ctx): string[] | Record<string
   for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   return z.NEVER;
 });
+const relevantIds = withPlainCheck(relevantIdsSchema, (value) => isIdList(value) || isPlainGrades(value));
 
 const label = z.union([z.string(), z.boolean()], { error: 'must be a string or a boolean' });
 const flag = z.boolean({ error: 'must be true or false' });
@@ -195,7 +226,7 @@ export const isScoreValue = (value: unknown): value is number | boolean => typeo
  * Scores another tool computed per question (`{"faithfulness": 0.9}`), checked by hand for the reason
  * `relevanceGrades` is: a name is any key. Names are spelled as `scoreName` makes them.
  */
-const scoresField = z.unknown().transform((value, ctx): Record<string, number | boolean> => {
+const scoresSchema = z.unknown().transform((value, ctx): Record<string, number | boolean> => {
   if (!isObject(value)) {
     ctx.addIssue({ code: 'custom', message: 'must be an object of scores such as {"faithfulness": 0.9}' });
     return z.NEVER;
@@ -211,6 +242,14 @@ const scoresField = z.unknown().transform((value, ctx): Record<string, number | 
     else ctx.addIssue({ code: 'custom', path: [given], message: 'must be a finite number or true/false' });
   }
   return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
+});
+
+/** Every key already a score name as `scoreName` spells it (it would rename no key), every value a score. */
+const isScoreNameAsSpelled = (key: string) => key.length <= 64 && /^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(key);
+const scoresField = withPlainCheck(scoresSchema, (value) => {
+  if (!isObject(value)) return false;
+  for (const key in value) if (!isScoreNameAsSpelled(key) || !isScoreValue(value[key])) return false;
+  return true;
 });
 
 /** The canonical fields of a result record; unknown fields are allowed (and reported once as a warning). */
@@ -251,12 +290,14 @@ export const resultRecordSchema = z
      * Which repeat of the question this record is (1, 2, …), for a pipeline run several times per question: the
      * same id then appears once per run. Without it a record is its question's only run.
      */
-    run: z
-      .number({ error: notFinite('must be a whole number, 1 or more (which repeat of the question this record is)') })
-      .int('must be a whole number, 1 or more (which repeat of the question this record is)')
-      .min(1, 'must be 1 or more (repeats are numbered from 1)')
-      .refine(Number.isSafeInteger, 'is too large a repeat number')
-      .optional(),
+    run: withPlainCheck(
+      z
+        .number({ error: notFinite('must be a whole number, 1 or more (which repeat of the question this record is)') })
+        .int('must be a whole number, 1 or more (which repeat of the question this record is)')
+        .min(1, 'must be 1 or more (repeats are numbered from 1)')
+        .refine(Number.isSafeInteger, 'is too large a repeat number'),
+      (value) => Number.isSafeInteger(value) && (value as number) >= 1,
+    ).optional(),
   })
   .superRefine((record, ctx) => {
     for (const issue of crossFieldIssues(record)) ctx.addIssue({ code: 'custom', ...issue });
@@ -299,14 +340,11 @@ export type RecordFields = z.infer<typeof resultRecordSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The plain check: most records are plainly valid, and checking that by hand spares the schema's parse, which copies
-// every object and array of a record.
+// every object and array of a record. The check is read from the schema's definition once, at load, so a field is
+// written once: a schema `plainCheck` cannot read and that has no given check throws here, when the module loads.
 
-type Check = (value: unknown) => boolean;
-
-const isString: Check = (value) => typeof value === 'string';
-const isFlag: Check = (value) => typeof value === 'boolean';
-const isLabel: Check = (value) => typeof value === 'string' || typeof value === 'boolean';
-const isStringList: Check = (value) => Array.isArray(value) && value.every(isString);
+/** No required keys, made once: a literal in a call would be a new array each record. */
+const NONE_REQUIRED: readonly string[] = [];
 
 /**
  * An object whose every key has a check it passes, and which has each of `required`: what z.object returns as it
@@ -319,81 +357,70 @@ function isPlainObject(value: unknown, checks: ReadonlyMap<string, Check>, requi
   return true;
 }
 
-// The required keys of each object checked by hand, made once: a literal in a call would be a new array each record.
-const NONE_REQUIRED: readonly string[] = [];
-const CLAIM_REQUIRED = ['verdict'];
-const JUDGED_BY_REQUIRED = ['model', 'prompt_version'];
-const JUDGE_ERROR_REQUIRED = ['metric', 'kind', 'message'];
-const RECORD_REQUIRED = ['question'];
+/** The checks of an object's fields, and its required keys (those not optional). */
+function fieldChecks(shape: Readonly<Record<string, z.core.$ZodType>>): { checks: ReadonlyMap<string, Check>; required: readonly string[] } {
+  const entries = Object.entries(shape);
+  const required = entries.filter(([, field]) => field._zod.optin !== 'optional').map(([key]) => key);
+  return { checks: new Map(entries.map(([key, field]) => [key, plainCheck(field)])), required: required.length === 0 ? NONE_REQUIRED : required };
+}
 
-const isVerdict: Check = (value) => (VERDICTS as readonly unknown[]).includes(value);
-const CLAIM = new Map<string, Check>([
-  ['text', isString],
-  ['verdict', isVerdict],
-]);
-const JUDGED_BY = new Map<string, Check>([
-  ['model', isString],
-  ['embedding_model', isString],
-  ['prompt_version', isString],
-]);
-const isJudgedBy: Check = (value) => isPlainObject(value, JUDGED_BY, JUDGED_BY_REQUIRED);
-const JUDGED_BY_FIELD = new Map<string, Check>([
-  ['claims', isJudgedBy],
-  ['answer_relevance', isJudgedBy],
-  ['correct', isJudgedBy],
-]);
-const JUDGE_ERROR = new Map<string, Check>([
-  ['metric', (value) => judgeErrorsFieldSchema.element.shape.metric.options.includes(value as never)],
-  ['kind', isString],
-  ['message', isString],
-]);
+/** A number's bounds, read from its checks (`.min()`, `.max()`). */
+function numberCheck(checks: readonly z.core.$ZodCheck[]): Check {
+  let low = -Infinity;
+  let high = Infinity;
+  for (const check of checks) {
+    const def = check._zod.def as z.core.$ZodChecks['_zod']['def'];
+    if (def.check === 'greater_than' && def.inclusive) low = Math.max(low, Number(def.value));
+    else if (def.check === 'less_than' && def.inclusive) high = Math.min(high, Number(def.value));
+    else throw new Error(`the plain check cannot read a number's ${def.check} check; give it one with withPlainCheck`);
+  }
+  // NaN fails both comparisons, and ±Infinity one, as z.number() rejects them.
+  return (value) => typeof value === 'number' && value >= low && value <= high;
+}
 
-/** Every key already a score name as `scoreName` spells it (it would rename no key), every value a score. */
-const isScoreNameAsSpelled = (key: string) => key.length <= 64 && /^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(key);
-const isPlainScores: Check = (value) => {
-  if (!isObject(value)) return false;
-  for (const key in value) if (!isScoreNameAsSpelled(key) || !isScoreValue(value[key])) return false;
-  return true;
-};
-/** Grades the schema takes as they are: `relevanceGrades` adds no issue for them. */
-const isPlainGrades: Check = (value) => {
-  if (!isObject(value)) return false;
-  for (const id in value) if (isBlank(id) || !Number.isSafeInteger(value[id]) || (value[id] as number) < 0) return false;
-  return true;
-};
+/** The check for a value that `schema` returns unchanged, read from its definition or given with `withPlainCheck`. */
+function plainCheck(schema: z.core.$ZodType): Check {
+  const given = GIVEN_CHECKS.get(schema as z.ZodType);
+  if (given !== undefined) return given;
+  const def = schema._zod.def as z.core.$ZodTypes['_zod']['def'];
+  const checks = def.checks ?? [];
+  if (def.type === 'number') return numberCheck(checks);
+  if (checks.length > 0) throw new Error(`the plain check cannot read a ${def.type}'s refinements; give it one with withPlainCheck`);
+  switch (def.type) {
+    case 'string':
+      return (value) => typeof value === 'string';
+    case 'boolean':
+      return (value) => typeof value === 'boolean';
+    case 'optional':
+      // A key given as undefined goes to the schema: JSON has no undefined.
+      return plainCheck(def.innerType);
+    case 'enum': {
+      const values: readonly unknown[] = Object.values(def.entries);
+      return (value) => values.includes(value);
+    }
+    case 'union': {
+      // zod returns the first option that takes a value: one that converts it would hide a later one's plain take.
+      if (def.options.some((option) => GIVEN_CHECKS.has(option as z.ZodType)))
+        throw new Error('the plain check reads only unions of options that convert nothing');
+      const options = def.options.map(plainCheck);
+      return (value) => options.some((option) => option(value));
+    }
+    case 'array': {
+      const element = plainCheck(def.element);
+      return (value) => Array.isArray(value) && value.every(element);
+    }
+    case 'object': {
+      if (def.catchall !== undefined) throw new Error('the plain check reads only objects that drop unknown keys');
+      const { checks: fields, required } = fieldChecks(def.shape);
+      return (value) => isPlainObject(value, fields, required);
+    }
+    default:
+      throw new Error(`the plain check cannot read a ${def.type}; give it one with withPlainCheck`);
+  }
+}
 
-/**
- * For each field, a value the schema returns unchanged (as an equal value): a field added to the schema without a
- * check here does not compile.
- */
-const PLAIN_FIELDS = {
-  id: (value) => typeof value === 'string' && !isBlank(value),
-  question: isString,
-  retrieved_ids: isRankedIdList,
-  relevant_ids: (value) => isIdList(value) || isPlainGrades(value),
-  answer: isString,
-  expected_answer: isString,
-  correct: isFlag,
-  retrieval_ok: isFlag,
-  answerable: isFlag,
-  refused: isFlag,
-  claims: (value) => Array.isArray(value) && value.every((claim) => isPlainObject(claim, CLAIM, CLAIM_REQUIRED)),
-  cited_ids: isIdList,
-  // NaN fails both comparisons, and ±Infinity one.
-  answer_relevance: (value) => typeof value === 'number' && value >= 0 && value <= 1,
-  human_label: isLabel,
-  judge_label: isLabel,
-  closed_book_correct: isFlag,
-  tags: isStringList,
-  judged_by: (value) => isPlainObject(value, JUDGED_BY_FIELD),
-  judge_errors: (value) => Array.isArray(value) && value.every((error) => isPlainObject(error, JUDGE_ERROR, JUDGE_ERROR_REQUIRED)),
-  retrieved_contexts: isStringList,
-  reference_contexts: isStringList,
-  scores: isPlainScores,
-  trace_url: isString,
-  run: (value) => Number.isSafeInteger(value) && (value as number) >= 1,
-} satisfies Record<keyof RecordFields, Check>;
-const PLAIN_CHECKS: ReadonlyMap<string, Check> = new Map(Object.entries(PLAIN_FIELDS));
+/** The record's fields, read from its schema (whose cross-field rules `crossFieldIssues` applies). */
+const { checks: PLAIN_CHECKS, required: RECORD_REQUIRED } = fieldChecks(resultRecordSchema.shape);
 
 /**
  * A record's fields as the schema reads them: checked by hand when every field is plainly valid (a string id, ids
