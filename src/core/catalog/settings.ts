@@ -522,7 +522,7 @@ export const SETTINGS = {
   correct: {
     name: 'correct',
     description:
-      'how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)',
+      'how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T); under each, an answer that lacks or changes a number of the expected answer is wrong',
     default: 'contains',
     parse: parseCorrectnessRule,
     cli: scoring('--correct <rule>'),
