@@ -7,7 +7,7 @@ import { EMBEDDING_THRESHOLD, KAPPA_FLOOR, LEXICAL_THRESHOLD } from './threshold
 import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateName, isScoreGate } from './gates.js';
 import { type FieldMap, RECORD_FIELDS, scoreName } from '../record.js';
 import { closestName } from '../closest.js';
-import { RESULTS_FORMATS } from './formats.js';
+import { RESULTS_FORMATS, RESULTS_FORMATS_READ } from './formats.js';
 import { scoreNameOf } from './scores.js';
 import { GRADED_ANSWER_METRICS } from './metrics.js';
 import { parseRetrievalMetric } from './retrieval-metrics.js';
@@ -359,8 +359,7 @@ export const SETTINGS = {
   },
   results: {
     name: 'results',
-    description:
-      'path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error',
+    description: `path or glob of the head results (${RESULTS_FORMATS_READ}, one record per question); several files are shards of one run, merged, and an id in two shards is an error`,
     default: '',
     parse: optionalText,
     cli: { flags: { eval: '--results <glob>', compare: '--head <glob>', holdout: '--results <glob>' } },
