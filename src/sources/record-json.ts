@@ -108,6 +108,7 @@ function liftList(text: string): { rest: string; name: string; ids: string[] } |
   return undefined;
 }
 
+// Measured 2026-12-02, the bench's 10,000 records with MS MARCO numbers as ids: 7.7 µs a record lifted, 26.3 µs not (its own ids, not lifted: 6.5 vs 6.4).
 /** Parses one record's JSON text; throws JSON.parse's own SyntaxError (with its positions) on bad text. */
 export function parseRecordJson(text: string): unknown {
   const lifted = liftList(text);

@@ -315,6 +315,7 @@ export async function readResults(
   return { format: shape.format, warnings: [...notes, ...warnings], unknownFields, idsFromQuestion, retrievalByText, scores };
 }
 
+// Measured 2026-12-02: `compare` of the bench's 10,000 questions as JSON arrays, one core, 9 runs each: 2.03 s CPU with it, 2.22 s without (9%).
 /**
  * A record's id read from its JSON text without parsing it: the value of its one id key, when the text has no
  * escape sequence (so every `"` delimits a string, and a quoted name followed by a colon is a key) and that key
