@@ -5037,10 +5037,10 @@ var require_is_string = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports2, module2) {
     "use strict";
     init_entry_url();
-    function isString2(value2) {
+    function isString(value2) {
       return typeof value2 === "string";
     }
-    module2.exports = isString2;
+    module2.exports = isString;
   }
 });
 
@@ -5139,7 +5139,7 @@ var require_main33 = __commonJS({
     "use strict";
     init_entry_url();
     var formatInteger = require_format_integer();
-    var isString2 = require_is_string();
+    var isString = require_is_string();
     var isNumber = require_is_number();
     var formatDouble = require_format_double();
     var spacePad = require_space_pad();
@@ -5176,7 +5176,7 @@ var require_main33 = __commonJS({
       pos = 1;
       for (i = 0; i < tokens.length; i++) {
         token = tokens[i];
-        if (isString2(token)) {
+        if (isString(token)) {
           out += token;
         } else {
           hasPeriod = token.precision !== void 0;
@@ -5377,10 +5377,10 @@ var require_is_string2 = __commonJS({
   "node_modules/@stdlib/string-format/lib/is_string.js"(exports2, module2) {
     "use strict";
     init_entry_url();
-    function isString2(value2) {
+    function isString(value2) {
       return typeof value2 === "string";
     }
-    module2.exports = isString2;
+    module2.exports = isString;
   }
 });
 
@@ -5391,11 +5391,11 @@ var require_main35 = __commonJS({
     init_entry_url();
     var interpolate = require_lib46();
     var tokenize = require_lib47();
-    var isString2 = require_is_string2();
+    var isString = require_is_string2();
     function format(str) {
       var args;
       var i;
-      if (!isString2(str)) {
+      if (!isString(str)) {
         throw new TypeError(format("invalid argument. First argument must be a string. Value: `%s`.", str));
       }
       args = [tokenize(str)];
@@ -40072,6 +40072,15 @@ function answerTokens(text4) {
   const normalized = normalizeAnswer(text4);
   return normalized === "" ? [] : normalized.split(" ");
 }
+var NUMBER = /\d+(?:,\d{3}(?!\d))*(?:\.\d+)?/g;
+function answerNumbers(text4) {
+  return Array.from(text4.matchAll(NUMBER), ([written]) => {
+    const [whole = "", fraction = ""] = written.replaceAll(",", "").split(".");
+    const integer2 = whole.replace(/^0+(?=\d)/, "");
+    const decimals = fraction.replace(/0+$/, "");
+    return decimals === "" ? integer2 : `${integer2}.${decimals}`;
+  });
+}
 var isAsciiSpace = (code3) => code3 === 32 || code3 >= 9 && code3 <= 13;
 var isAsciiPunctuation = (code3) => code3 >= 33 && code3 <= 47 || code3 >= 58 && code3 <= 64 || code3 >= 91 && code3 <= 96 || code3 >= 123 && code3 <= 126;
 var LOWER_A = 97;
@@ -40141,6 +40150,16 @@ function tokenF1(answer, expected) {
 function containsAnswer(answer, expected) {
   return ` ${normalizeAnswer(answer)} `.includes(` ${normalizeAnswer(expected)} `) ? 1 : 0;
 }
+function numbersAgree(answer, expected) {
+  const left = /* @__PURE__ */ new Map();
+  for (const number4 of answerNumbers(answer)) left.set(number4, (left.get(number4) ?? 0) + 1);
+  for (const number4 of answerNumbers(expected)) {
+    const count2 = left.get(number4) ?? 0;
+    if (count2 === 0) return 0;
+    left.set(number4, count2 - 1);
+  }
+  return 1;
+}
 var CorrectnessRuleError = class extends SettingError {
 };
 function parseCorrectnessRule(text4) {
@@ -40156,6 +40175,7 @@ function formatCorrectnessRule(rule) {
   return rule.kind === "f1" ? `f1:${rule.threshold}` : rule.kind;
 }
 function judgeCorrect2(rule, answer, expected) {
+  if (numbersAgree(answer, expected) === 0) return 0;
   switch (rule.kind) {
     case "contains":
       return containsAnswer(answer, expected);
@@ -40287,7 +40307,7 @@ var ANSWER_METRICS = [
   },
   {
     name: "correct",
-    definition: "share of questions judged correct (`correct`, or computed with the `correct` rule: `contains`, the default, when the normalised expected answer appears as whole words in the normalised answer; `exact` when they are equal; `f1:T` when token F1 \u2265 T. SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)",
+    definition: "share of questions judged correct (`correct`, or computed with the `correct` rule: `contains`, the default, when the normalised expected answer appears as whole words in the normalised answer; `exact` when they are equal; `f1:T` when token F1 \u2265 T; under every rule an answer that lacks or changes a number of the expected answer is wrong ([below](#numbers-in-answers)). SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)",
     column: "correct",
     aggregate: { kind: "share", counts: isOne },
     graded: false,
@@ -40747,14 +40767,16 @@ init_entry_url();
 // src/core/closest.ts
 init_entry_url();
 function distance(a, b) {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let before = [];
+  let previous = [];
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
+    [before, previous, row] = [previous, row, [i]];
     for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+      row[j] = d;
     }
   }
   return row[b.length];
@@ -40767,6 +40789,13 @@ function closestName(word, candidates2) {
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best;
+}
+function bareName(name) {
+  return name.toLowerCase().replace(/[\s_-]+/g, "");
+}
+function nearNameDistance(name, known) {
+  const d = distance(bareName(name), bareName(known));
+  return d <= 2 ? d : void 0;
 }
 
 // src/core/derived-ids.ts
@@ -41324,25 +41353,37 @@ var IGNORED_FIELDS = new Map(
   })
 );
 var isObject2 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+var GIVEN_CHECKS = /* @__PURE__ */ new WeakMap();
+function withPlainCheck(schema, check3) {
+  GIVEN_CHECKS.set(schema, check3);
+  return schema;
+}
 function isBlank(id2) {
   const first = id2.charCodeAt(0);
   return !(first > 32 && first < 160) && id2.trim() === "";
 }
 var NOT_BLANK = "must not be empty or only white space";
-var idText = (what) => external_exports.union([external_exports.string(), external_exports.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` }).transform(String).refine((id2) => !isBlank(id2), NOT_BLANK);
+function isPlainId(id2) {
+  return typeof id2 === "string" && !isBlank(id2);
+}
+var idText = (what) => withPlainCheck(
+  external_exports.union([external_exports.string(), external_exports.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` }).transform(String).refine((id2) => !isBlank(id2), NOT_BLANK),
+  isPlainId
+);
 var documentId = idText("a document id");
 function checkedFirst(isValid, schema) {
-  return external_exports.unknown().transform((value2, ctx) => {
+  const checked = external_exports.unknown().transform((value2, ctx) => {
     if (isValid(value2)) return value2;
     const parsed = schema.safeParse(value2);
     if (parsed.success) return parsed.data;
     for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
     return external_exports.NEVER;
   });
+  return withPlainCheck(checked, isValid);
 }
 function isIdList(value2) {
   if (!Array.isArray(value2)) return false;
-  for (const id2 of value2) if (typeof id2 !== "string" || isBlank(id2)) return false;
+  for (const id2 of value2) if (!isPlainId(id2)) return false;
   return true;
 }
 var isRankedIdList = (value2) => isIdList(value2) && !hasRepeat(value2);
@@ -41369,7 +41410,12 @@ function relevanceGrades(value2, ctx) {
   }
   return grades;
 }
-var relevantIds = external_exports.unknown().transform((value2, ctx) => {
+var isPlainGrades = (value2) => {
+  if (!isObject2(value2)) return false;
+  for (const id2 in value2) if (isBlank(id2) || !Number.isSafeInteger(value2[id2]) || value2[id2] < 0) return false;
+  return true;
+};
+var relevantIdsSchema = external_exports.unknown().transform((value2, ctx) => {
   if (isObject2(value2)) return relevanceGrades(value2, ctx);
   if (!Array.isArray(value2)) {
     ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
@@ -41380,6 +41426,7 @@ var relevantIds = external_exports.unknown().transform((value2, ctx) => {
   for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
   return external_exports.NEVER;
 });
+var relevantIds = withPlainCheck(relevantIdsSchema, (value2) => isIdList(value2) || isPlainGrades(value2));
 var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
 var flag = external_exports.boolean({ error: "must be true or false" });
 var text = external_exports.string({ error: "must be a string" });
@@ -41407,7 +41454,7 @@ function scoreName(given) {
   return name === "" ? void 0 : name;
 }
 var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
-var scoresField = external_exports.unknown().transform((value2, ctx) => {
+var scoresSchema = external_exports.unknown().transform((value2, ctx) => {
   if (!isObject2(value2)) {
     ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
     return external_exports.NEVER;
@@ -41423,6 +41470,12 @@ var scoresField = external_exports.unknown().transform((value2, ctx) => {
     else ctx.addIssue({ code: "custom", path: [given], message: "must be a finite number or true/false" });
   }
   return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
+});
+var isScoreNameAsSpelled = (key) => key.length <= 64 && /^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(key);
+var scoresField = withPlainCheck(scoresSchema, (value2) => {
+  if (!isObject2(value2)) return false;
+  for (const key in value2) if (!isScoreNameAsSpelled(key) || !isScoreValue(value2[key])) return false;
+  return true;
 });
 var resultRecordSchema = external_exports.object({
   /** Optional: without it the id is derived from the question text (`questionId`). */
@@ -41456,7 +41509,10 @@ var resultRecordSchema = external_exports.object({
    * Which repeat of the question this record is (1, 2, .), for a pipeline run several times per question: the
    * same id then appears once per run. Without it a record is its question's only run.
    */
-  run: external_exports.number({ error: notFinite("must be a whole number, 1 or more (which repeat of the question this record is)") }).int("must be a whole number, 1 or more (which repeat of the question this record is)").min(1, "must be 1 or more (repeats are numbered from 1)").refine(Number.isSafeInteger, "is too large a repeat number").optional()
+  run: withPlainCheck(
+    external_exports.number({ error: notFinite("must be a whole number, 1 or more (which repeat of the question this record is)") }).int("must be a whole number, 1 or more (which repeat of the question this record is)").min(1, "must be 1 or more (repeats are numbered from 1)").refine(Number.isSafeInteger, "is too large a repeat number"),
+    (value2) => Number.isSafeInteger(value2) && value2 >= 1
+  ).optional()
 }).superRefine((record2, ctx) => {
   for (const issue2 of crossFieldIssues(record2)) ctx.addIssue({ code: "custom", ...issue2 });
 });
@@ -41483,81 +41539,67 @@ function crossFieldIssues(record2) {
   }
   return issues;
 }
-var isString = (value2) => typeof value2 === "string";
-var isFlag = (value2) => typeof value2 === "boolean";
-var isLabel = (value2) => typeof value2 === "string" || typeof value2 === "boolean";
-var isStringList = (value2) => Array.isArray(value2) && value2.every(isString);
+var NONE_REQUIRED = [];
 function isPlainObject2(value2, checks, required3 = NONE_REQUIRED) {
   if (!isObject2(value2)) return false;
   for (const key in value2) if (!(checks.get(key)?.(value2[key]) ?? false)) return false;
   for (const key of required3) if (!Object.hasOwn(value2, key)) return false;
   return true;
 }
-var NONE_REQUIRED = [];
-var CLAIM_REQUIRED = ["verdict"];
-var JUDGED_BY_REQUIRED = ["model", "prompt_version"];
-var JUDGE_ERROR_REQUIRED = ["metric", "kind", "message"];
-var RECORD_REQUIRED = ["question"];
-var isVerdict = (value2) => VERDICTS.includes(value2);
-var CLAIM = /* @__PURE__ */ new Map([
-  ["text", isString],
-  ["verdict", isVerdict]
-]);
-var JUDGED_BY = /* @__PURE__ */ new Map([
-  ["model", isString],
-  ["embedding_model", isString],
-  ["prompt_version", isString]
-]);
-var isJudgedBy = (value2) => isPlainObject2(value2, JUDGED_BY, JUDGED_BY_REQUIRED);
-var JUDGED_BY_FIELD = /* @__PURE__ */ new Map([
-  ["claims", isJudgedBy],
-  ["answer_relevance", isJudgedBy],
-  ["correct", isJudgedBy]
-]);
-var JUDGE_ERROR = /* @__PURE__ */ new Map([
-  ["metric", (value2) => judgeErrorsFieldSchema.element.shape.metric.options.includes(value2)],
-  ["kind", isString],
-  ["message", isString]
-]);
-var isScoreNameAsSpelled = (key) => key.length <= 64 && /^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(key);
-var isPlainScores = (value2) => {
-  if (!isObject2(value2)) return false;
-  for (const key in value2) if (!isScoreNameAsSpelled(key) || !isScoreValue(value2[key])) return false;
-  return true;
-};
-var isPlainGrades = (value2) => {
-  if (!isObject2(value2)) return false;
-  for (const id2 in value2) if (isBlank(id2) || !Number.isSafeInteger(value2[id2]) || value2[id2] < 0) return false;
-  return true;
-};
-var PLAIN_FIELDS = {
-  id: (value2) => typeof value2 === "string" && !isBlank(value2),
-  question: isString,
-  retrieved_ids: isRankedIdList,
-  relevant_ids: (value2) => isIdList(value2) || isPlainGrades(value2),
-  answer: isString,
-  expected_answer: isString,
-  correct: isFlag,
-  retrieval_ok: isFlag,
-  answerable: isFlag,
-  refused: isFlag,
-  claims: (value2) => Array.isArray(value2) && value2.every((claim3) => isPlainObject2(claim3, CLAIM, CLAIM_REQUIRED)),
-  cited_ids: isIdList,
-  // NaN fails both comparisons, and +Infinity one.
-  answer_relevance: (value2) => typeof value2 === "number" && value2 >= 0 && value2 <= 1,
-  human_label: isLabel,
-  judge_label: isLabel,
-  closed_book_correct: isFlag,
-  tags: isStringList,
-  judged_by: (value2) => isPlainObject2(value2, JUDGED_BY_FIELD),
-  judge_errors: (value2) => Array.isArray(value2) && value2.every((error2) => isPlainObject2(error2, JUDGE_ERROR, JUDGE_ERROR_REQUIRED)),
-  retrieved_contexts: isStringList,
-  reference_contexts: isStringList,
-  scores: isPlainScores,
-  trace_url: isString,
-  run: (value2) => Number.isSafeInteger(value2) && value2 >= 1
-};
-var PLAIN_CHECKS = new Map(Object.entries(PLAIN_FIELDS));
+function fieldChecks(shape) {
+  const entries = Object.entries(shape);
+  const required3 = entries.filter(([, field2]) => field2._zod.optin !== "optional").map(([key]) => key);
+  return { checks: new Map(entries.map(([key, field2]) => [key, plainCheck(field2)])), required: required3.length === 0 ? NONE_REQUIRED : required3 };
+}
+function numberCheck(checks) {
+  let low = -Infinity;
+  let high = Infinity;
+  for (const check3 of checks) {
+    const def = check3._zod.def;
+    if (def.check === "greater_than" && def.inclusive) low = Math.max(low, Number(def.value));
+    else if (def.check === "less_than" && def.inclusive) high = Math.min(high, Number(def.value));
+    else throw new Error(`the plain check cannot read a number's ${def.check} check; give it one with withPlainCheck`);
+  }
+  return (value2) => typeof value2 === "number" && value2 >= low && value2 <= high;
+}
+function plainCheck(schema) {
+  const given = GIVEN_CHECKS.get(schema);
+  if (given !== void 0) return given;
+  const def = schema._zod.def;
+  const checks = def.checks ?? [];
+  if (def.type === "number") return numberCheck(checks);
+  if (checks.length > 0) throw new Error(`the plain check cannot read a ${def.type}'s refinements; give it one with withPlainCheck`);
+  switch (def.type) {
+    case "string":
+      return (value2) => typeof value2 === "string";
+    case "boolean":
+      return (value2) => typeof value2 === "boolean";
+    case "optional":
+      return plainCheck(def.innerType);
+    case "enum": {
+      const values = Object.values(def.entries);
+      return (value2) => values.includes(value2);
+    }
+    case "union": {
+      if (def.options.some((option) => GIVEN_CHECKS.has(option)))
+        throw new Error("the plain check reads only unions of options that convert nothing");
+      const options = def.options.map(plainCheck);
+      return (value2) => options.some((option) => option(value2));
+    }
+    case "array": {
+      const element = plainCheck(def.element);
+      return (value2) => Array.isArray(value2) && value2.every(element);
+    }
+    case "object": {
+      if (def.catchall !== void 0) throw new Error("the plain check reads only objects that drop unknown keys");
+      const { checks: fields, required: required3 } = fieldChecks(def.shape);
+      return (value2) => isPlainObject2(value2, fields, required3);
+    }
+    default:
+      throw new Error(`the plain check cannot read a ${def.type}; give it one with withPlainCheck`);
+  }
+}
+var { checks: PLAIN_CHECKS, required: RECORD_REQUIRED } = fieldChecks(resultRecordSchema.shape);
 function readRecordFields(given) {
   if (isPlainObject2(given, PLAIN_CHECKS, RECORD_REQUIRED) && crossFieldIssues(given).length === 0) {
     const fields = given;
@@ -41662,7 +41704,6 @@ function parseRetrievalOkRule(text4) {
 
 // src/core/catalog/gates.ts
 init_entry_url();
-var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 var GATED_TESTS = [
   {
     gate: "retrieval",
@@ -41670,15 +41711,7 @@ var GATED_TESTS = [
     column: "retrieval_ok",
     pairs: "all",
     onByDefault: true,
-    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
-    words: {
-      gate: "retrieval",
-      subject: "{rule}",
-      share: "questions with {rule-words}",
-      label: "{rule} \u2014 retrieval ok",
-      outcomes: ["ok", "failed"],
-      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
-    }
+    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped"
   },
   {
     gate: "end-to-end",
@@ -41686,15 +41719,7 @@ var GATED_TESTS = [
     column: "correct",
     pairs: "all",
     onByDefault: true,
-    definition: "end-to-end correctness dropped",
-    words: {
-      gate: "end-to-end correctness",
-      subject: "end-to-end correctness",
-      share: "questions answered right",
-      label: "correct \u2014 end to end",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
-    }
+    definition: "end-to-end correctness dropped"
   },
   {
     gate: "generation",
@@ -41702,15 +41727,7 @@ var GATED_TESTS = [
     column: "correct",
     pairs: "retrieval-ok-on-both-sides",
     onByDefault: false,
-    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
-    words: {
-      gate: "generation",
-      subject: "correctness with retrieval ok on both sides",
-      share: "answers right where retrieval was ok on both sides",
-      label: "correct with retrieval ok \u2014 generation",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
-    }
+    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse"
   },
   {
     gate: "refusal",
@@ -41718,15 +41735,7 @@ var GATED_TESTS = [
     column: "refused",
     pairs: "unanswerable",
     onByDefault: false,
-    definition: "fewer unanswerable questions were refused",
-    words: {
-      gate: "refusal of unanswerable questions",
-      subject: "correct refusals on unanswerable questions",
-      share: "unanswerable questions refused",
-      label: "refusals on unanswerable",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
-    }
+    definition: "fewer unanswerable questions were refused"
   }
 ];
 function isScoreGate(gate) {
@@ -41749,12 +41758,17 @@ function gatedTest(gate) {
 // src/core/catalog/formats.ts
 init_entry_url();
 var RESULTS_FORMATS = [
-  { name: "jsonl", description: "JSON Lines: one result object per line" },
-  { name: "json-array", description: "one JSON array of result objects" },
-  { name: "csv", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
-  { name: "tsv", description: "tab-separated values with a header row" },
-  { name: "deepeval", description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" }
+  { name: "jsonl", label: "JSON Lines", description: "JSON Lines: one result object per line" },
+  { name: "json-array", label: "a JSON array", description: "one JSON array of result objects" },
+  { name: "csv", label: "CSV", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
+  { name: "tsv", label: "TSV", description: "tab-separated values with a header row" },
+  {
+    name: "deepeval",
+    label: "DeepEval's test-run JSON",
+    description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)"
+  }
 ];
+var RESULTS_FORMATS_READ = RESULTS_FORMATS.map((format) => format.label).join(", ").replace(/, ([^,]*)$/, " or $1");
 function formatDescription(format) {
   return RESULTS_FORMATS.find((entry) => entry.name === format).description;
 }
@@ -42085,7 +42099,7 @@ var SETTINGS = {
   },
   results: {
     name: "results",
-    description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
+    description: `path or glob of the head results (${RESULTS_FORMATS_READ}, one record per question); several files are shards of one run, merged, and an id in two shards is an error`,
     default: "",
     parse: optionalText,
     cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
@@ -42239,7 +42253,7 @@ var SETTINGS = {
   },
   correct: {
     name: "correct",
-    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)",
+    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T); under each, an answer that lacks or changes a number of the expected answer is wrong",
     default: "contains",
     parse: parseCorrectnessRule,
     cli: scoring("--correct <rule>"),
@@ -44169,6 +44183,96 @@ init_entry_url();
 init_entry_url();
 var import_promises7 = require("node:fs/promises");
 
+// src/sources/name-hints.ts
+init_entry_url();
+function nearest(name, known) {
+  let best;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = nearNameDistance(name, candidate);
+    if (d !== void 0 && candidate !== name && d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+var KNOWN_SCORE_NAMES = /* @__PURE__ */ new Set([...TOOL_SCORE_NAMES, ...ANSWER_METRICS.map((metric) => metric.name)]);
+function nearScoreName(score) {
+  return KNOWN_SCORE_NAMES.has(score) ? void 0 : nearest(score, KNOWN_SCORE_NAMES);
+}
+var yamlName = (name) => /^[A-Za-z_][\w-]*$/.test(name) ? name : JSON.stringify(name);
+var ResultsProblems = class extends ProblemCollector {
+  constructor(file2, fields) {
+    super();
+    this.file = file2;
+    this.fields = fields;
+  }
+  file;
+  fields;
+  placed = 0;
+  records = 0;
+  /** The first problems that are not a missing required field: those stay listed whatever collapses. */
+  others = [];
+  missing = /* @__PURE__ */ new Map();
+  add(problem) {
+    this.keep(this.others, problem);
+    super.add(problem);
+  }
+  /** Counts a record read as an object: a field missing from fewer than all of them is a problem on each. */
+  countRecord() {
+    this.records++;
+  }
+  /**
+   * Required field `field` is missing from the record at `line`, whose fields not read as ours are `unread`: the
+   * problem is added (and listed unless the field collapses into one hint at the end).
+   */
+  addMissing(field2, problem, line, unread) {
+    const near = this.nearFields(field2, unread);
+    let missing = this.missing.get(field2);
+    if (missing === void 0) this.missing.set(field2, missing = { count: 0, line, listed: [], near });
+    else for (const key of missing.near.keys()) if (!near.has(key)) missing.near.delete(key);
+    missing.count++;
+    this.keep(missing.listed, problem);
+    super.add(problem);
+  }
+  throwIfAny() {
+    const hints = [...this.missing].flatMap(([field2, missing]) => {
+      const [given, meant] = missing.near.entries().next().value ?? [];
+      return missing.count === this.records && given !== void 0 && meant !== void 0 ? [{ field: field2, missing, given, meant }] : [];
+    });
+    if (hints.length === 0) return super.throwIfAny();
+    const collapsed = new Set(hints.map((hint) => hint.field));
+    const rest = [...this.others, ...[...this.missing].flatMap(([field2, missing]) => collapsed.has(field2) ? [] : missing.listed)];
+    rest.sort((a, b) => a.at - b.at);
+    const problems = hints.map(({ field: field2, missing, given, meant }) => {
+      const which = missing.count === 1 ? "the one record lacks it but carries" : `all ${missing.count} records lack it but carry`;
+      const read = meant === field2 ? "" : ` (read as ${field2})`;
+      return {
+        file: this.file,
+        line: missing.line,
+        field: field2,
+        message: `is required, and ${which} "${given}": did you mean "${meant}"${read}? Rename that field, or map it with --field ${field2}=${given} (fields: {${field2}: ${yamlName(given)}} in rag-gate.yml)`
+      };
+    });
+    const total = this.count - hints.reduce((sum, hint) => sum + hint.missing.count, 0) + hints.length;
+    throw new InputError([...problems, ...rest.map((entry) => entry.problem)].slice(0, MAX_LISTED_PROBLEMS), total);
+  }
+  /** Keeps the first problems of a kind, as many as an error lists. */
+  keep(list3, problem) {
+    if (list3.length < MAX_LISTED_PROBLEMS) list3.push({ at: this.placed, problem });
+    this.placed++;
+  }
+  /** The user's fields near `field` or one of its other spellings (another tool's name, the user's own mapping). */
+  nearFields(field2, unread) {
+    const spellings = [field2];
+    for (const [name, canonical2] of [...this.fields, ...FIELD_ALIASES]) if (canonical2 === field2) spellings.push(name);
+    const near = /* @__PURE__ */ new Map();
+    for (const key of unread) {
+      const meant = nearest(key, spellings);
+      if (meant !== void 0) near.set(key, meant);
+    }
+    return near;
+  }
+};
+
 // src/sources/cells.ts
 init_entry_url();
 
@@ -44223,7 +44327,7 @@ var SIMPLE_ESCAPES = {
   "\n": ""
 };
 var HEX_ESCAPES = { x: 2, u: 4, U: 8 };
-var NUMBER = /[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
+var NUMBER2 = /[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
 var WORD = /[A-Za-z_]\w*/y;
 var WORDS = { True: true, False: false, None: null };
 var PythonLiteral = class {
@@ -44288,8 +44392,8 @@ var PythonLiteral = class {
     return this.fail(`expected a value but ${this.describe(at)}`, at);
   }
   number(at) {
-    NUMBER.lastIndex = at;
-    const match = NUMBER.exec(this.text)?.[0];
+    NUMBER2.lastIndex = at;
+    const match = NUMBER2.exec(this.text)?.[0];
     if (match === void 0) {
       if (/^[+-]inf\b/.test(this.text.slice(at, at + 5))) this.fail("inf is not a finite number", at);
       return this.fail(`expected a number but ${this.describe(at)}`, at);
@@ -46833,9 +46937,10 @@ function canonicalize(raw, fields, file2, line, problems, unknown3) {
 }
 async function readResults(file2, onRecord, options = {}) {
   const { seenIds = /* @__PURE__ */ new Map(), onProgress, contextMatch = { kind: "exact" }, scoreKinds = /* @__PURE__ */ new Map(), fields = /* @__PURE__ */ new Map() } = options;
-  const problems = new ProblemCollector();
+  const problems = new ResultsProblems(file2, fields);
   const unknownFields = /* @__PURE__ */ new Map();
   const scores = /* @__PURE__ */ new Map();
+  const scoreRecords = /* @__PURE__ */ new Map();
   let records = 0;
   let idsFromQuestion = 0;
   let retrievalByText = 0;
@@ -46880,6 +46985,7 @@ async function readResults(file2, onRecord, options = {}) {
     handleObject(raw, line, JSON.stringify(raw));
   };
   const handleObject = (raw, line, text4, bytes) => {
+    problems.countRecord();
     const given = canonicalize(raw, fields, file2, line, problems, unknownFields);
     const spelling = (field2) => spellingIn(raw, fields, field2) ?? field2;
     const userField = (path) => {
@@ -46888,7 +46994,14 @@ async function readResults(file2, onRecord, options = {}) {
     };
     const parsed = readRecordFields(given);
     if (!parsed.success) {
-      for (const issue2 of parsed.error.issues) problems.add({ file: file2, line, field: userField(issue2.path), message: issue2.message });
+      for (const issue2 of parsed.error.issues) {
+        const problem = { file: file2, line, field: userField(issue2.path), message: issue2.message };
+        const [field2] = issue2.path;
+        if (issue2.path.length === 1 && typeof field2 === "string" && !Object.hasOwn(given, field2)) {
+          const unread = Object.keys(raw).filter((key2) => raw[key2] !== null && !KNOWN_FIELDS.has(canonicalName(key2, fields)));
+          problems.addMissing(field2, problem, line, unread);
+        } else problems.add(problem);
+      }
       return;
     }
     for (const [name, value2] of Object.entries(parsed.data.scores ?? {})) {
@@ -46905,6 +47018,7 @@ async function readResults(file2, onRecord, options = {}) {
         });
       }
       scores.set(name, scoreKinds.get(name).kind);
+      scoreRecords.set(name, (scoreRecords.get(name) ?? 0) + 1);
     }
     const resolved = resolveRecord(parsed.data, contextMatch);
     if ("problem" in resolved) {
@@ -46959,6 +47073,14 @@ async function readResults(file2, onRecord, options = {}) {
   for (const name of scores.keys()) {
     const hint = TOOL_SCORE_NAMES.has(name) ? void 0 : suggestField(name);
     if (hint !== void 0) warnings.push(`${file2}: "${name}" is read as a score, not as the field "${hint}"; rename it if you meant the field`);
+    else {
+      const known = nearScoreName(name);
+      if (known !== void 0) {
+        warnings.push(
+          `${file2}: "${name}" in ${records_(scoreRecords.get(name))} is read as a new score, score:${name}; did you mean "${known}"? Rename it if so`
+        );
+      }
+    }
   }
   return { format: shape.format, warnings: [...notes2, ...warnings], unknownFields, idsFromQuestion, retrievalByText, scores };
 }
@@ -47047,7 +47169,7 @@ function rewriteRecord(text4, jsonLines, set2, remove) {
 
 // src/judge/run.ts
 var JUDGE_ERRORS_FIELD = "judge_errors";
-var JUDGED_BY_FIELD2 = "judged_by";
+var JUDGED_BY_FIELD = "judged_by";
 var hasText = (text4) => text4 !== void 0 && text4.trim() !== "";
 function planMetric(metric, record2, overwrite) {
   if (!overwrite && record2[METRIC_FIELD[metric]] !== void 0) return { judge: false, kept: true };
@@ -47179,7 +47301,7 @@ async function judgeResults(client, options) {
     const set2 = /* @__PURE__ */ new Map();
     const remove = /* @__PURE__ */ new Set();
     const by = {};
-    const earlierBy = object2[JUDGED_BY_FIELD2];
+    const earlierBy = object2[JUDGED_BY_FIELD];
     for (const metric of JUDGE_METRICS) {
       const field2 = METRIC_FIELD[metric];
       if (judged.has(field2)) {
@@ -47189,7 +47311,7 @@ async function judgeResults(client, options) {
         by[field2] = earlierBy[field2];
       }
     }
-    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD2, by);
+    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD, by);
     const earlier = earlierErrors(object2).filter((entry) => !judgedHere.has(entry.metric));
     const all2 = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
     if (all2.length > 0) set2.set(JUDGE_ERRORS_FIELD, all2);
@@ -49969,6 +50091,45 @@ init_entry_url();
 
 // src/render/gate-words.ts
 init_entry_url();
+var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+var GATE_WORDS = {
+  retrieval: {
+    gate: "retrieval",
+    subject: "{rule}",
+    share: "questions with {rule-words}",
+    label: "{rule} \u2014 retrieval ok",
+    outcomes: ["ok", "failed"],
+    movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
+  },
+  "end-to-end": {
+    gate: "end-to-end correctness",
+    subject: "end-to-end correctness",
+    share: "questions answered right",
+    label: "correct \u2014 end to end",
+    outcomes: ["right", "wrong"],
+    movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
+  },
+  generation: {
+    gate: "generation",
+    subject: "correctness with retrieval ok on both sides",
+    share: "answers right where retrieval was ok on both sides",
+    label: "correct with retrieval ok \u2014 generation",
+    outcomes: ["right", "wrong"],
+    movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
+  },
+  refusal: {
+    gate: "refusal of unanswerable questions",
+    subject: "correct refusals on unanswerable questions",
+    share: "unanswerable questions refused",
+    label: "refusals on unanswerable",
+    outcomes: ["right", "wrong"],
+    movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
+  }
+};
+function wordsOf(metric) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? void 0 : GATE_WORDS[test.gate];
+}
 var withRule = (template, rule) => template.replaceAll("{rule-words}", ruleWords(rule)).replaceAll("{rule}", rule);
 var percent2 = (share2) => `${+(share2 * 100).toFixed(1)}%`;
 function ruleWords(rule) {
@@ -49985,28 +50146,28 @@ function ruleWords(rule) {
   return `${metric.name} of at least ${threshold}`;
 }
 function shareWords(metric, rule) {
-  const test = gatedTestOf(metric);
-  return test === void 0 ? null : withRule(test.words.share, rule);
+  const words = wordsOf(metric);
+  return words === void 0 ? null : withRule(words.share, rule);
 }
 function scoreWords(metric) {
   return `the score ${scoreNameOf(metric)} (${SCORE_NOT_CALIBRATED})`;
 }
 function testSubject(metric, rule) {
   if (isScoreMetric(metric)) return scoreWords(metric);
-  const test = gatedTestOf(metric);
-  return test === void 0 ? metric : withRule(test.words.subject, rule);
+  const words = wordsOf(metric);
+  return words === void 0 ? metric : withRule(words.subject, rule);
 }
 function testTableLabel(metric, rule) {
   if (isScoreMetric(metric)) return `${scoreNameOf(metric)} \u2014 score, ${SCORE_NOT_CALIBRATED}`;
-  const test = gatedTestOf(metric);
-  return test === void 0 ? metric : withRule(test.words.label, rule);
+  const words = wordsOf(metric);
+  return words === void 0 ? metric : withRule(words.label, rule);
 }
 function testLabel(metric, rule) {
   if (isScoreMetric(metric)) return `${metric} (${SCORE_NOT_CALIBRATED})`;
   return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
 }
 function gateWords(gate) {
-  return isScoreGate(gate) ? `the score ${scoreNameOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
+  return isScoreGate(gate) ? `the score ${scoreNameOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : GATE_WORDS[gate].gate;
 }
 var SCORE_NOT_CALIBRATED = "not calibrated here";
 function formatFloor(floor) {
@@ -58014,7 +58175,7 @@ function sentenceStart(test, rule) {
   return words === rule || words === test.metric ? words : capitalise(words);
 }
 function movement(test) {
-  return gatedTestOf(test.metric)?.words.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
+  return wordsOf(test.metric)?.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
 }
 var percent4 = (share2) => `${(share2 * 100).toFixed(1)}%`;
 function evidence(test, rule) {
@@ -58166,7 +58327,7 @@ function mcnemarSection(comparison, options) {
   if (tests.length === 0) return [];
   const body = [];
   for (const test of tests) {
-    const [ok2, failed] = gatedTestOf(test.metric)?.words.outcomes ?? ["right", "wrong"];
+    const [ok2, failed] = wordsOf(test.metric)?.outcomes ?? ["right", "wrong"];
     body.push(
       table(
         [testLabel(test.metric, options.retrievalOk), `head ${ok2}`, `head ${failed}`],
