@@ -249,8 +249,14 @@ export function reasonText(reason: GateReason, context: WordsContext): string {
 /** A warning of the gate, as a sentence whose untrusted pieces (judges' names) the renderer keeps inert. */
 export function warningWords(warning: GateWarning, context: WordsContext): Sentence {
   switch (warning.kind) {
-    case 'gate-untestable':
-      return [`cannot gate ${warning.gate}: no paired question carries its outcome in both runs`];
+    case 'gate-untestable': {
+      const why = `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
+      if (warning.gate !== 'retrieval') return [why];
+      const scores = (warning.standIns ?? []).map((score) => `add ${score} to fail-on (the score your tool wrote; not calibrated here)`);
+      return [
+        `${why}, so retrieval is not gated; to gate it, give each record its gold documents (relevant_ids, or the gold contexts as text: fields: reference_contexts=YOUR_COLUMN in rag-gate.yml)${scores.length > 0 ? `, or ${scores.join(', or ')}` : ''}`,
+      ];
+    }
     case 'drop-below-minimum-effect':
       return [`${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`];
     case 'drop-from-uncalibrated-judge':

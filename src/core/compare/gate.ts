@@ -30,6 +30,9 @@ function drop(test: PairedTest, gate: GateName, alpha: number): Drop {
   };
 }
 
+/** Scores other tools write that measure retrieval against gold contexts: what a retrieval gate without gold ids can gate on. */
+const RETRIEVAL_SCORES = ['context_recall', 'contextual_recall', 'context_precision', 'contextual_precision', 'context_entity_recall'];
+
 /** Why a metric may not gate: the judged field whose judge is uncalibrated, by metric (test or floor) name. */
 export type BlockedMetrics = ReadonlyMap<string, string>;
 
@@ -69,7 +72,8 @@ export function decideGate(
       continue;
     }
     if (test === undefined) {
-      warnings.push({ kind: 'gate-untestable', gate });
+      const standIns = gate === 'retrieval' ? RETRIEVAL_SCORES.map(scoreMetric).filter((score) => head.metrics[score] !== undefined) : [];
+      warnings.push(standIns.length > 0 ? { kind: 'gate-untestable', gate, standIns } : { kind: 'gate-untestable', gate });
       continue;
     }
     if (!test.significant || test.delta >= 0) continue;

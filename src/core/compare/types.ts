@@ -119,7 +119,8 @@ export interface GateDataLost {
 
 /** What the gate saw but did not fail on. `field` names the judged field whose judge is uncalibrated. */
 export type GateWarning =
-  | { readonly kind: 'gate-untestable'; readonly gate: GateName }
+  /** `standIns`: scores another tool wrote that measure what the gate would (context_recall for retrieval), when there are. */
+  | { readonly kind: 'gate-untestable'; readonly gate: GateName; readonly standIns?: readonly string[] }
   | ({ readonly kind: 'drop-below-minimum-effect'; readonly minEffect: number } & Drop)
   | ({ readonly kind: 'drop-from-uncalibrated-judge'; readonly field: string } & Drop)
   | { readonly kind: 'floor-from-uncalibrated-judge'; readonly floor: Floor; readonly value: number; readonly field: string }

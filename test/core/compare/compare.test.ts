@@ -436,7 +436,22 @@ describe('gate options', () => {
     expect(json.warnings).toContainEqual({
       kind: 'gate-untestable',
       gate: 'retrieval',
-      message: 'cannot gate retrieval: no paired question carries its outcome in both runs',
+      message:
+        'cannot gate retrieval: no paired question carries its outcome in both runs, so retrieval is not gated; to gate it, give each record its gold documents (relevant_ids, or the gold contexts as text: fields: reference_contexts=YOUR_COLUMN in rag-gate.yml)',
+    });
+  });
+
+  it('names the score another tool wrote that retrieval can gate on instead, when there is one', async () => {
+    const { base, head } = scenario();
+    const withRecall = (records: typeof base) => records.map((record, i) => ({ ...record, context_recall: i % 2 }));
+    const { json } = await compare(withRecall(base), withRecall(head));
+    expect(json.warnings).toContainEqual({
+      kind: 'gate-untestable',
+      gate: 'retrieval',
+      standIns: ['score:context_recall'],
+      message: expect.stringMatching(
+        /so retrieval is not gated; .*, or add score:context_recall to fail-on \(the score your tool wrote; not calibrated here\)$/,
+      ),
     });
   });
 });
