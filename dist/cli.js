@@ -48926,6 +48926,7 @@ function drop(test, gate, alpha) {
     ...counts
   };
 }
+var RETRIEVAL_SCORES = ["context_recall", "contextual_recall", "context_precision", "contextual_precision", "context_entity_recall"];
 function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map(), lost = []) {
   const reasons = [];
   if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
@@ -48948,7 +48949,8 @@ function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ ne
       continue;
     }
     if (test === void 0) {
-      warnings.push({ kind: "gate-untestable", gate });
+      const standIns = gate === "retrieval" ? RETRIEVAL_SCORES.map(scoreMetric).filter((score) => head.metrics[score] !== void 0) : [];
+      warnings.push(standIns.length > 0 ? { kind: "gate-untestable", gate, standIns } : { kind: "gate-untestable", gate });
       continue;
     }
     if (!test.significant || test.delta >= 0) continue;
@@ -50248,8 +50250,14 @@ function reasonText(reason, context) {
 }
 function warningWords(warning, context) {
   switch (warning.kind) {
-    case "gate-untestable":
-      return [`cannot gate ${warning.gate}: no paired question carries its outcome in both runs`];
+    case "gate-untestable": {
+      const why = `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
+      if (warning.gate !== "retrieval") return [why];
+      const scores = (warning.standIns ?? []).map((score) => `add ${score} to fail-on (the score your tool wrote; not calibrated here)`);
+      return [
+        `${why}, so retrieval is not gated; to gate it, give each record its gold documents (relevant_ids, or the gold contexts as text: fields: reference_contexts=YOUR_COLUMN in rag-gate.yml)${scores.length > 0 ? `, or ${scores.join(", or ")}` : ""}`
+      ];
+    }
     case "drop-below-minimum-effect":
       return [`${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`];
     case "drop-from-uncalibrated-judge":
