@@ -1,6 +1,6 @@
-// npm run docs: writes what derives from the catalogs (action.yml's inputs and outputs, the README's tables of settings, outputs, metrics and gates) from
+// npm run docs: writes what derives from the catalogs (action.yml's inputs and outputs, the docs' tables of settings, outputs, metrics and gates) from
 // src/. `node scripts/docs.mjs --check` only reports drift; test/frontends/github/action-yml.test.ts checks the same.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -20,9 +20,16 @@ await build({
 const docs = await import(pathToFileURL(bundle).href);
 rmSync(bundle, { force: true });
 
+// Each catalog table lives in the docs page that holds its markers.
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const files = {
   'action.yml': (text) => docs.actionYmlWithOutputs(docs.actionYmlWithInputs(text)),
-  'README.md': (text) => Object.entries(docs.README_TABLES).reduce((out, [name, table]) => docs.replaceBetweenMarkers(out, name, table()), text),
+  ...Object.fromEntries(pages.map((page) => [page, (text) => docs.withCatalogTables(text)])),
 };
 const check = process.argv.includes('--check');
 let drift = false;

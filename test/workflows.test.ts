@@ -53,9 +53,19 @@ describe('actionlint', () => {
   });
 });
 
-/** The README's YAML blocks with `jobs:`: workflows, some without the `on:` they share with the one before. */
+/**
+ * The YAML blocks with `jobs:` of the README (its quick-start workflow) and then the docs pages: workflows, some
+ * without the `on:` they share with the one before.
+ */
 function readmeJobs(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const pages = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => `docs/${name}`),
+  ];
+  const readme = pages.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
   return [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!).filter((yaml) => /^jobs:/m.test(yaml));
 }
 

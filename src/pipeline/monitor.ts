@@ -142,6 +142,6 @@ export function sampleWrittenText(run: MonitorRun, rows: readonly { readonly ses
   const sessions = new Set(rows.map((row) => row.session_id)).size;
   return (
     `Wrote ${plural(sessions, 'conversation')} (${plural(rows.length, 'turn')}) of ${plural(run.report.sessions, 'conversation')} to ${out}.\n` +
-    'Fill in expected_answer (or set answerable to false), then promote the filled rows into the golden set (see "Production monitoring" in the README).\n'
+    'Fill in expected_answer (or set answerable to false), then promote the filled rows into the golden set (see docs/monitoring.md).\n'
   );
 }

@@ -7,7 +7,7 @@ import { ANSWER_METRICS } from '../core/catalog/metrics.js';
 import { SETTINGS, type SettingName, type SettingRow } from '../core/catalog/settings.js';
 
 /**
- * The documents derived from the catalogs: action.yml's `inputs:` and `outputs:`, and the README's tables of
+ * The documents derived from the catalogs: action.yml's `inputs:` and `outputs:`, and the docs' tables of
  * settings, outputs, answer metrics and gates. `npm run docs` writes them; a test fails when they drift from the catalogs.
  */
 
@@ -57,7 +57,7 @@ export function actionOutputsYaml(): string {
 
 const code = (text: string) => (text === '' ? '' : `\`${text.replaceAll('|', '\\|')}\``);
 
-/** The README's table: every setting with its action input, CLI option, config key, default, and whether the base branch's value governs. */
+/** The docs' table: every setting with its action input, CLI option, config key, default, and whether the base branch's value governs. */
 export function settingsTable(): string {
   const lines = ['| setting | action input | CLI option | in rag-gate.yml | default | base branch decides | meaning |', '|---|---|---|---|---|---|---|'];
   for (const [name, row] of ROWS) {
@@ -73,7 +73,7 @@ export function settingsTable(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The README's table of outputs: which runs set each one (a blank cell: empty there), and what it means. */
+/** The docs' table of outputs: which runs set each one (a blank cell: empty there), and what it means. */
 export function outputsTable(): string {
   const lines = ['| output | mode gate, advisory | on push to a branch | mode release | mode monitor | meaning |', '|---|---|---|---|---|---|'];
   for (const name of OUTPUT_NAMES) {
@@ -84,7 +84,7 @@ export function outputsTable(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The README's table of answer metrics. */
+/** The docs' table of answer metrics. */
 export function answerMetricsTable(): string {
   const lines = ['| metric | definition | better | graded test |', '|---|---|---|---|'];
   for (const metric of ANSWER_METRICS) {
@@ -95,14 +95,14 @@ export function answerMetricsTable(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The README's table of gates. */
+/** The docs' table of gates. */
 export function gatesTable(): string {
   const lines = ['| gate | test | fails the check when | on by default |', '|---|---|---|---|'];
   for (const test of GATED_TESTS) lines.push(`| \`${test.gate}\` | \`${test.metric}\` (McNemar) | ${test.definition} | ${test.onByDefault ? 'yes' : ''} |`);
   return `${lines.join('\n')}\n`;
 }
 
-/** The README's table of other tools' field names: the aliases each canonical field accepts, and the fields read past. */
+/** The docs' table of other tools' field names: the aliases each canonical field accepts, and the fields read past. */
 export function fieldAliasesTable(): string {
   const lines = ['| field | also accepted as |', '|---|---|'];
   const byField = new Map<string, string[]>();
@@ -113,7 +113,7 @@ export function fieldAliasesTable(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The README's list of results formats. */
+/** The docs' list of results formats. */
 export function resultsFormatsTable(): string {
   const lines = ['| `--format` | what it reads |', '|---|---|', '| `auto` (default) | each file by its extension (`.csv`, `.tsv`) and its content |'];
   for (const format of RESULTS_FORMATS) lines.push(`| \`${format.name}\` | ${format.description} |`);
@@ -131,6 +131,14 @@ export const README_TABLES: Readonly<Record<string, () => string>> = {
 };
 
 /** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */
+/** A page with every catalog table whose markers it holds made anew; pages without markers come back as they are. */
+export function withCatalogTables(page: string): string {
+  return Object.entries(README_TABLES).reduce(
+    (out, [name, table]) => (out.includes(`<!-- ${name}:start -->`) ? replaceBetweenMarkers(out, name, table()) : out),
+    page,
+  );
+}
+
 export function replaceBetweenMarkers(document: string, name: string, body: string): string {
   const start = `<!-- ${name}:start -->\n`;
   const end = `<!-- ${name}:end -->`;

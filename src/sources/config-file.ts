@@ -112,7 +112,7 @@ export async function readConfigFile(file: string, options: { required: boolean;
           ...where,
           message: known
             ? `cannot be set in ${file}: give it as the action input or the command-line option`
-            : `is not a setting${hint === undefined ? '' : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`,
+            : `is not a setting${hint === undefined ? '' : `; did you mean "${hint}"?`} (every setting is listed in docs/github-actions.md under "Inputs")`,
         });
         continue;
       }

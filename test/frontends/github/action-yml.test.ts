@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { INPUT_NAMES } from '../../../src/frontends/github/inputs.js';
 import { OUTPUT_NAMES } from '../../../src/core/catalog/outputs.js';
-import { actionYmlWithInputs, actionYmlWithOutputs, README_TABLES, replaceBetweenMarkers } from '../../../src/render/catalog-docs.js';
+import { actionYmlWithInputs, actionYmlWithOutputs, README_TABLES, withCatalogTables } from '../../../src/render/catalog-docs.js';
 import { ROOT } from '../../helpers/cli.js';
 
 interface ActionYml {
@@ -32,9 +32,16 @@ describe('action.yml', () => {
   it('is what npm run docs makes from the catalogs: action.yml inputs and outputs and the README tables', () => {
     const text = readFileSync(join(ROOT, 'action.yml'), 'utf8');
     expect(text, 'action.yml is out of date: run npm run docs').toBe(actionYmlWithOutputs(actionYmlWithInputs(text)));
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    for (const [name, table] of Object.entries(README_TABLES))
-      expect(readme, `README.md's ${name} table is out of date: run npm run docs`).toBe(replaceBetweenMarkers(readme, name, table()));
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)].filter((page) => page.endsWith('.md'));
+    const texts = pages.map((page) => [page, readFileSync(join(ROOT, page), 'utf8')] as const);
+    for (const name of Object.keys(README_TABLES)) {
+      const holding = texts.filter(([, text]) => text.includes(`<!-- ${name}:start -->`));
+      expect(
+        holding.map(([page]) => page),
+        `one page holds the ${name} table`,
+      ).toHaveLength(1);
+    }
+    for (const [page, text] of texts) expect(text, `${page} is out of date with the catalogs: run npm run docs`).toBe(withCatalogTables(text));
   });
 
   it("declares the outputs catalog's outputs, each described", () => {
@@ -42,11 +49,11 @@ describe('action.yml', () => {
     for (const [name, output] of Object.entries(actionYml.outputs)) expect(output.description, name).toBeTruthy();
   });
 
-  /** The rows of the table under a README heading: first cell's code spans, and the second cell. */
+  /** The rows of the table under a heading of the action's page: first cell's code spans, and the second cell. */
   function readmeTable(heading: string): { names: string[]; second: string }[] {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs', 'github-actions.md'), 'utf8');
     const start = readme.indexOf(`\n${heading}\n`);
-    expect(start, `README has a "${heading}" section`).toBeGreaterThan(-1);
+    expect(start, `docs/github-actions.md has a "${heading}" section`).toBeGreaterThan(-1);
     const rows: { names: string[]; second: string }[] = [];
     for (const line of readme.slice(start + heading.length + 2).split('\n')) {
       if (line.startsWith('#')) break;
@@ -60,7 +67,7 @@ describe('action.yml', () => {
     return rows;
   }
 
-  it('is documented in the README: every output', () => {
+  it('is documented in docs/github-actions.md: every output', () => {
     expect(
       readmeTable('### Outputs')
         .flatMap((row) => row.names)
