@@ -52136,7 +52136,7 @@ async function readConfigFile(file2, options) {
         const hint = closestName(key, FILE_KEYS.keys());
         problems.push({
           ...where,
-          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
+          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (every setting is listed in docs/github-actions.md under "Inputs")`
         });
         continue;
       }
@@ -59991,7 +59991,7 @@ function monitorOutput(run, embeddingModel) {
 function sampleWrittenText(run, rows, out) {
   const sessions = new Set(rows.map((row) => row.session_id)).size;
   return `Wrote ${plural2(sessions, "conversation")} (${plural2(rows.length, "turn")}) of ${plural2(run.report.sessions, "conversation")} to ${out}.
-Fill in expected_answer (or set answerable to false), then promote the filled rows into the golden set (see "Production monitoring" in the README).
+Fill in expected_answer (or set answerable to false), then promote the filled rows into the golden set (see docs/monitoring.md).
 `;
 }
 

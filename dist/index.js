@@ -55064,7 +55064,7 @@ async function readConfigFile(file2, options) {
         const hint = closestName(key, FILE_KEYS.keys());
         problems.push({
           ...where,
-          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
+          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (every setting is listed in docs/github-actions.md under "Inputs")`
         });
         continue;
       }
