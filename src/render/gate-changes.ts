@@ -3,6 +3,8 @@ import type { ChangeApproval, GoldChange, PolicyChange } from '../core/compare/t
 import type { GoldLabels } from '../core/scoring/outcomes.js';
 import { inert, paragraph, strong, table, text } from './mdast.js';
 import { inertText } from './untrusted.js';
+import { policySide } from './gate-words.js';
+import { needsApproval } from '../core/compare/policy.js';
 
 /** A pull request's changes to its own gate, whether they were approved, and how an approval is given. */
 export interface GateChangesView {
@@ -21,13 +23,7 @@ const EFFECT: Readonly<Record<PolicyChange['direction'], string>> = {
   changed: 'changed: needs approval',
 };
 
-const needsApproval = (view: GateChangesView) => view.changes.some((change) => change.direction !== 'tighter');
-
-/** One side of a change as a line: a list setting's lines joined, "(none)" for an empty value. */
-function sideText(value: string): string {
-  const line = value.split('\n').filter(Boolean).join(', ').trim();
-  return line === '' ? '(none)' : line;
-}
+const anyNeedsApproval = (view: GateChangesView) => view.changes.some(needsApproval);
 
 /** Who approved or tried to, in plain words: "octocat (write) at 2026-11-20T10:00:00Z". */
 function approverWords(by: { login: string; permission?: string; at?: string }): string {
@@ -61,14 +57,14 @@ export function gateChangesSection(view: GateChangesView): RootContent[] {
   if (view.changes.length === 0) return [];
   const rows = view.changes.map((change) => [
     text(change.setting),
-    inert(sideText(change.base), VALUE_MAX_CHARS),
-    inert(sideText(change.head), VALUE_MAX_CHARS),
+    inert(policySide(change.base), VALUE_MAX_CHARS),
+    inert(policySide(change.head), VALUE_MAX_CHARS),
     text(EFFECT[change.direction]),
   ]);
   return [
     paragraph(strong(text('This pull request changes the gate.'))),
     table([text('setting'), text('base branch'), text('this pull request'), text('effect')], rows),
-    paragraph(text(needsApproval(view) ? approvalWords(view.approval, view.approveWith) : 'Tightenings apply at once.')),
+    paragraph(text(anyNeedsApproval(view) ? approvalWords(view.approval, view.approveWith) : 'Tightenings apply at once.')),
   ];
 }
 
@@ -77,9 +73,9 @@ export function gateChangesText(view: GateChangesView): string {
   if (view.changes.length === 0) return '';
   const lines = view.changes.map(
     (change) =>
-      `  ${change.setting}: ${inertText(sideText(change.base), VALUE_MAX_CHARS)} → ${inertText(sideText(change.head), VALUE_MAX_CHARS)} (${EFFECT[change.direction]})`,
+      `  ${change.setting}: ${inertText(policySide(change.base), VALUE_MAX_CHARS)} → ${inertText(policySide(change.head), VALUE_MAX_CHARS)} (${EFFECT[change.direction]})`,
   );
-  return `This pull request changes the gate:\n${lines.join('\n')}\n${needsApproval(view) ? approvalWords(view.approval, view.approveWith) : 'Tightenings apply at once.'}\n`;
+  return `This pull request changes the gate:\n${lines.join('\n')}\n${anyNeedsApproval(view) ? approvalWords(view.approval, view.approveWith) : 'Tightenings apply at once.'}\n`;
 }
 
 /** The gold changes' approval, when one was asked for, and how one is given. */

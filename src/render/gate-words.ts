@@ -217,9 +217,15 @@ export function warningText(warning: GateWarning, context: WordsContext): string
   return sentenceText(warningWords(warning, context));
 }
 
+/** One side of a policy change as a line: a list setting's lines joined, "(none)" for an empty value. */
+export function policySide(value: string): string {
+  const line = value.split('\n').filter(Boolean).join(', ').trim();
+  return line === '' ? '(none)' : line;
+}
+
 /** "alpha 0.05 → 1e-12, looser": a change of the gate's policy, its values (from the config files) made inert and bounded. */
 export function policyChangeText(change: PolicyChange): string {
-  const side = (text: string) => (text.trim() === '' ? '(none)' : inertText(text.split('\n').filter(Boolean).join(', '), 80));
+  const side = (text: string) => inertText(policySide(text), 80);
   return `${change.setting} ${side(change.base)} → ${side(change.head)}, ${change.direction}`;
 }
 
