@@ -45556,8 +45556,12 @@ function judgeNotes(judges, field2) {
 function warningText(warning2, context) {
   return sentenceText(warningWords(warning2, context));
 }
+function policySide(value2) {
+  const line = value2.split("\n").filter(Boolean).join(", ").trim();
+  return line === "" ? "(none)" : line;
+}
 function policyChangeText(change) {
-  const side = (text4) => text4.trim() === "" ? "(none)" : inertText(text4.split("\n").filter(Boolean).join(", "), 80);
+  const side = (text4) => inertText(policySide(text4), 80);
   return `${change.setting} ${side(change.base)} \u2192 ${side(change.head)}, ${change.direction}`;
 }
 function reasonText(reason, context) {
@@ -53975,11 +53979,7 @@ var EFFECT = {
   looser: "looser: needs approval",
   changed: "changed: needs approval"
 };
-var needsApproval2 = (view) => view.changes.some((change) => change.direction !== "tighter");
-function sideText(value2) {
-  const line = value2.split("\n").filter(Boolean).join(", ").trim();
-  return line === "" ? "(none)" : line;
-}
+var anyNeedsApproval = (view) => view.changes.some(needsApproval);
 function approverWords(by) {
   return `${inertText(by.login, 40)}${by.permission === void 0 ? "" : ` (${by.permission})`}${by.at === void 0 ? "" : ` at ${by.at}`}`;
 }
@@ -54004,24 +54004,24 @@ function gateChangesSection(view) {
   if (view.changes.length === 0) return [];
   const rows = view.changes.map((change) => [
     text3(change.setting),
-    inert(sideText(change.base), VALUE_MAX_CHARS),
-    inert(sideText(change.head), VALUE_MAX_CHARS),
+    inert(policySide(change.base), VALUE_MAX_CHARS),
+    inert(policySide(change.head), VALUE_MAX_CHARS),
     text3(EFFECT[change.direction])
   ]);
   return [
     paragraph2(strong2(text3("This pull request changes the gate."))),
     table([text3("setting"), text3("base branch"), text3("this pull request"), text3("effect")], rows),
-    paragraph2(text3(needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."))
+    paragraph2(text3(anyNeedsApproval(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."))
   ];
 }
 function gateChangesText(view) {
   if (view.changes.length === 0) return "";
   const lines = view.changes.map(
-    (change) => `  ${change.setting}: ${inertText(sideText(change.base), VALUE_MAX_CHARS)} \u2192 ${inertText(sideText(change.head), VALUE_MAX_CHARS)} (${EFFECT[change.direction]})`
+    (change) => `  ${change.setting}: ${inertText(policySide(change.base), VALUE_MAX_CHARS)} \u2192 ${inertText(policySide(change.head), VALUE_MAX_CHARS)} (${EFFECT[change.direction]})`
   );
   return `This pull request changes the gate:
 ${lines.join("\n")}
-${needsApproval2(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."}
+${anyNeedsApproval(view) ? approvalWords(view.approval, view.approveWith) : "Tightenings apply at once."}
 `;
 }
 var GOLD_ROWS = 20;
