@@ -31,6 +31,8 @@ export interface LimitInForce {
 export interface PacingReport {
   readonly requests: readonly LimitInForce[];
   readonly tokens: readonly LimitInForce[];
+  /** Replies with HTTP 429 the pacer saw, whether or not they changed a limit. */
+  readonly rateLimited: number;
 }
 
 /** Units reserved so far: the server's "remaining" excludes what we sent after the request it answers. */
@@ -122,6 +124,11 @@ interface Allowances {
   tokens?: MinuteAllowance;
   /** The request rate learnt from 429s, while no header gave a limit. */
   adaptive?: AdaptiveRate;
+  /**
+   * Requests let through when the first 429 (without headers) came, which cut nothing: only a 429 for a later
+   * request, one sent after the wait the first asked for, shows a limit.
+   */
+  refusedAfter?: number;
 }
 
 /** What a request was charged, so that the reply can settle it. */
@@ -180,6 +187,8 @@ export class Pacer {
 
   /** Requests let through so far. */
   private admitted = 0;
+  /** 429 replies seen, for the report. */
+  private rateLimited = 0;
   /** Clock times of the requests answered (2xx) in about the last minute, per model: the rate a first 429 is cut from. */
   private readonly answered = new Map<string, number[]>();
 
@@ -263,10 +272,13 @@ export class Pacer {
   }
 
   /**
-   * Learns from a reply's status when the endpoint announces no request limit: a 429 cuts the model's request rate
-   * to half (the first one to half the requests answered in the past minute; one for a request let through before
-   * the last cut cuts nothing, it was sent at the old rate), and each 2xx for a request let through after the last
-   * cut raises it by ADAPTIVE_INCREASE_PER_SUCCESS, never above `--rpm`.
+   * Learns from a reply's status when the endpoint announces no request limit. The first 429 cuts nothing: its
+   * Retry-After (or the call's backoff) is waited out, and a 429 alone, at the start of a run above all, shows no
+   * rate (a run a second old has answered a few requests, and half of those a minute would stall it for minutes).
+   * A 429 for a request let through after the first one came, sent after that wait, is a limit: it cuts the model's
+   * request rate to half the requests answered in the past minute, and each later one to half the rate (one for a
+   * request let through before the last cut cuts nothing, it was sent at the old rate). Each 2xx for a request let
+   * through after the last cut raises the rate by ADAPTIVE_INCREASE_PER_SUCCESS, never above `--rpm`.
    */
   observe(ticket: Ticket, status: number, headers: Headers): void {
     const now = this.clock.now();
@@ -283,17 +295,22 @@ export class Pacer {
       }
       return;
     }
+    if (status === 429) this.rateLimited++;
     const announced = ['requests', 'tokens'].some((kind) => headers.has(`x-ratelimit-limit-${kind}`));
     if (status !== 429 || announced || own?.requests !== undefined || own?.tokens !== undefined) return;
     if (adaptive !== undefined && ticket.sequence <= adaptive.cutAfter) return;
+    const allowances = own ?? {};
+    this.byModel.set(ticket.model, allowances);
+    if (adaptive === undefined && (allowances.refusedAfter === undefined || ticket.sequence <= allowances.refusedAfter)) {
+      allowances.refusedAfter ??= this.admitted;
+      return;
+    }
     const recent = (this.answered.get(ticket.model) ?? []).filter((time) => time > now - MINUTE_MS).length;
     const from = adaptive?.allowance.perMinute ?? Math.min(recent, this.shared.requests?.perMinute ?? Infinity);
     // Nothing answered yet: no rate to cut from; the 429's Retry-After holds the calls meanwhile.
     if (from === 0) return;
     const rate = Math.max(ADAPTIVE_FLOOR, from * ADAPTIVE_DECREASE);
     if (adaptive === undefined) {
-      const allowances = own ?? {};
-      this.byModel.set(ticket.model, allowances);
       allowances.adaptive = { allowance: new MinuteAllowance(rate, now), cutAfter: this.admitted, cuts: 1 };
     } else {
       adaptive.allowance.setRate(rate, now);
@@ -314,6 +331,6 @@ export class Pacer {
     const adaptive = [...this.byModel]
       .filter(([, own]) => own.adaptive !== undefined)
       .map(([model, own]) => ({ perMinute: Math.round(own.adaptive!.allowance.perMinute), source: 'adaptive' as const, model, cuts: own.adaptive!.cuts }));
-    return { requests: [...collect('requests'), ...adaptive], tokens: collect('tokens') };
+    return { requests: [...collect('requests'), ...adaptive], tokens: collect('tokens'), rateLimited: this.rateLimited };
   }
 }

@@ -34,10 +34,16 @@ function formatLimits(limits: readonly LimitInForce[], unit: string, option: str
   return limits.map((limit) => `${count(limit.perMinute)} ${unit}/min (${source(limit)})`);
 }
 
-/** The rate limits the calls were paced to, or that there were none. */
+/** The rate limits the calls were paced to, or that there were none and why: no 429, or none repeated after its wait. */
 export function formatPacing(pacing: PacingReport): string {
   const limits = [...formatLimits(pacing.requests, 'requests', '--rpm'), ...formatLimits(pacing.tokens, 'tokens', '--tpm')];
-  return limits.length === 0 ? 'pacing: none (no --rpm or --tpm, no x-ratelimit headers from the endpoint, no 429)' : `pacing: ${limits.join(', ')}`;
+  if (limits.length > 0) return `pacing: ${limits.join(', ')}`;
+  if (pacing.rateLimited === 0) return 'pacing: none (no --rpm or --tpm, no x-ratelimit headers from the endpoint, no 429)';
+  const times = pacing.rateLimited === 1 ? 'once' : `${count(pacing.rateLimited)} times`;
+  return (
+    `pacing: none (no --rpm or --tpm, no x-ratelimit headers from the endpoint); rate limited (429) ${times}, waited out, ` +
+    'the rate not cut: no request sent after the wait was refused'
+  );
 }
 
 const perAnswer = (amount: number, answers: number, digits: number) => (answers === 0 ? '-' : (amount / answers).toFixed(digits));

@@ -101,6 +101,8 @@ export interface FakeOpenAI {
   delayMs: number;
   /** A delay drawn for each reply from [min, max] ms (seeded, reproducible); wins over `delayMs`. */
   latencyMs: readonly [number, number] | undefined;
+  /** The delay of the reply to the request of this index; wins over `latencyMs` and `delayMs`. */
+  latencyOf: ((index: number) => number) | undefined;
   /** Rate limits applied to the fake judge's replies (not to a handler's). */
   rateLimit: EndpointRateLimit | undefined;
   /** Usage counted from the text (characters / 4) instead of fixed numbers, so that tokens per minute mean something. */
@@ -250,6 +252,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
     hold: undefined as FakeOpenAI['hold'],
     delayMs: 0,
     latencyMs: undefined as readonly [number, number] | undefined,
+    latencyOf: undefined as ((index: number) => number) | undefined,
     rateLimit: undefined as EndpointRateLimit | undefined,
     textUsage: false,
     clock: REAL_CLOCK,
@@ -340,7 +343,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
         else writePadded(res, Buffer.from(payload), reply.padToBytes, (bytes) => (paddedBytesWritten += bytes));
       };
       const [least, most] = state.latencyMs ?? [0, 0];
-      const delay = reply.delayMs ?? (state.latencyMs ? least + random() * (most - least) : state.delayMs);
+      const delay = reply.delayMs ?? state.latencyOf?.(index) ?? (state.latencyMs ? least + random() * (most - least) : state.delayMs);
       const release = () => (delay > 0 ? void state.clock.sleep(delay).then(send) : send());
       const held = state.hold?.(request, index);
       if (held !== undefined) void held.then(release, release);
@@ -385,6 +388,12 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
     set latencyMs(value) {
       state.latencyMs = value;
     },
+    get latencyOf() {
+      return state.latencyOf;
+    },
+    set latencyOf(value) {
+      state.latencyOf = value;
+    },
     get rateLimit() {
       return state.rateLimit;
     },
@@ -417,6 +426,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       state.hold = undefined;
       state.delayMs = 0;
       state.latencyMs = undefined;
+      state.latencyOf = undefined;
       state.rateLimit = undefined;
       state.textUsage = false;
       state.clock = REAL_CLOCK;

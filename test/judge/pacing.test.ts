@@ -79,7 +79,7 @@ describe('pacing to a rate limit', () => {
     expect((await admissionTimes(pacer, clock, 3, 0, 'chat')).map((t) => t - start)).toEqual([0, 1000, 2000]);
     const other = clock.now();
     expect((await admissionTimes(pacer, clock, 3, 0, 'embeddings')).map((t) => t - other)).toEqual([0, 0, 0]);
-    expect(pacer.report).toEqual({ requests: [{ perMinute: 60, source: 'headers', model: 'chat' }], tokens: [] });
+    expect(pacer.report).toEqual({ requests: [{ perMinute: 60, source: 'headers', model: 'chat' }], tokens: [], rateLimited: 0 });
   });
 
   it('an option wins over the headers', async () => {
@@ -160,16 +160,34 @@ describe('a request rate learnt from 429s without rate limit headers (AIMD)', ()
   const ok = (pacer: Pacer, ticket: Awaited<ReturnType<Pacer['admit']>>) => pacer.observe(ticket, 200, none);
   const limited = (pacer: Pacer, ticket: Awaited<ReturnType<Pacer['admit']>>) => pacer.observe(ticket, 429, none);
 
-  it('the first 429 halves the requests answered in the past minute; one for a request sent before the cut cuts nothing', async () => {
+  it('the first 429 cuts nothing, nor one for a request sent before it came (issue 39: a lone 429 stalled runs for minutes)', async () => {
     const clock = simulatedClock();
     const pacer = new Pacer(clock, {});
     const tickets = [];
-    for (let i = 0; i < 12; i++) tickets.push(await pacer.admit('m', 0));
+    for (let i = 0; i < 4; i++) tickets.push(await pacer.admit('m', 0));
+    for (const ticket of tickets.slice(1)) ok(pacer, ticket);
+    // Three answered in the run's first second: "3 a minute", halved, was the stall.
+    limited(pacer, tickets[0]!);
+    limited(pacer, tickets[3]!);
+    expect(pacer.report).toEqual({ requests: [], tokens: [], rateLimited: 2 });
+    const start = clock.now();
+    expect((await admissionTimes(pacer, clock, 5)).map((t) => t - start)).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('a 429 for a request let through after the first 429 halves the requests answered in the past minute; one sent before the cut cuts nothing', async () => {
+    const clock = simulatedClock();
+    const pacer = new Pacer(clock, {});
+    const tickets = [];
+    for (let i = 0; i < 11; i++) tickets.push(await pacer.admit('m', 0));
     for (const ticket of tickets.slice(0, 10)) ok(pacer, ticket);
     limited(pacer, tickets[10]!);
+    expect(pacer.report.requests).toEqual([]);
+    const after = [await pacer.admit('m', 0), await pacer.admit('m', 0)];
+    limited(pacer, after[0]!);
     expect(pacer.report.requests).toEqual([{ perMinute: 5, source: 'adaptive', model: 'm', cuts: 1 }]);
-    limited(pacer, tickets[11]!);
+    limited(pacer, after[1]!);
     expect(pacer.report.requests[0]!.cuts).toBe(1);
+    expect(pacer.report.rateLimited).toBe(3);
     // 5 a minute: one every 12 s after the bucket's single request.
     const start = clock.now();
     expect((await admissionTimes(pacer, clock, 3)).map((t) => t - start)).toEqual([0, 12_000, 24_000]);
@@ -181,6 +199,7 @@ describe('a request rate learnt from 429s without rate limit headers (AIMD)', ()
     const first = await pacer.admit('m', 0);
     for (let i = 0; i < 40; i++) ok(pacer, first);
     limited(pacer, first);
+    limited(pacer, await pacer.admit('m', 0));
     expect(pacer.report.requests[0]!.perMinute).toBe(20);
     for (let i = 0; i < 10; i++) ok(pacer, await pacer.admit('m', 0));
     expect(pacer.report.requests[0]!.perMinute).toBe(25);
@@ -194,6 +213,7 @@ describe('a request rate learnt from 429s without rate limit headers (AIMD)', ()
     const ticket = await pacer.admit('m', 0);
     for (let i = 0; i < 100; i++) ok(pacer, ticket);
     limited(pacer, ticket);
+    limited(pacer, await pacer.admit('m', 0));
     expect(pacer.report.requests).toEqual([
       { perMinute: 30, source: 'option' },
       { perMinute: 15, source: 'adaptive', model: 'm', cuts: 1 },
