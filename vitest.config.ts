@@ -19,6 +19,7 @@ export const SLOW_SUITES = [
   'test/young-generation.test.ts',
   'test/source-maps.test.ts',
   'test/judge/bin.test.ts',
+  'test/judge/batch-scale.test.ts',
   'test/core/stats/bootstrap.test.ts',
   'test/core/repeats/simulation.test.ts',
 ];

@@ -71,6 +71,8 @@ export interface JudgeClientOptions {
   readonly cache?: JudgeCache;
   readonly random?: () => number;
   readonly clock?: JudgeClock;
+  /** How requests are sent; default the global fetch (read at each call). Every request of the judge goes through it. */
+  readonly fetch?: typeof fetch;
 }
 
 /** What one kind of request cost. */
@@ -132,6 +134,20 @@ const embeddingsEnvelope = z.object({
 });
 
 const cosinesValue = z.array(z.number());
+
+/**
+ * The most of one batch API file rag-gate reads (an output file: a chat completion of a few kB per request; OpenAI
+ * takes up to 50,000 requests a batch).
+ */
+export const MAX_BATCH_FILE_BYTES = 512 * MIB;
+/** A file upload or download may take longer than one judge request. */
+const MIN_FILE_TIMEOUT_MS = 10 * 60_000;
+
+/** What a chat reply gave: the value, and the usage to count. */
+interface ChatValue<T> {
+  readonly value: T;
+  readonly usage: z.infer<typeof usageSchema>;
+}
 
 /** Codes of fetch failures no retry can fix: the run stops at once (exit 2). */
 const PERMANENT_FAULTS: Record<string, string> = {
@@ -293,11 +309,17 @@ export class JudgeClient {
   /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
   private readonly completionMeans = new Map<string, { replies: number; tokens: number }>();
   private responseFormat: 'json_schema' | 'json_object' = 'json_schema';
+  /**
+   * Set after a batch was collected with `--batch-fallback none`: a chat request the cache lacks fails with the
+   * reason the batch gave for it (by cache key) instead of being sent.
+   */
+  private batchOnly: ReadonlyMap<string, string> | undefined;
   /** Answers an embeddings request may carry: EMBEDDING_BATCH_ANSWERS, or 1 once the endpoint refused a list. */
   private embeddingAnswersPerRequest = Number.POSITIVE_INFINITY;
   private readonly endpoint: ReturnType<typeof endpointOf>;
   private readonly redact: (text: string) => string;
-  private readonly clock: JudgeClock;
+  /** Where the judge reads the time and waits (its pacing, retries and a batch's polls). */
+  readonly clock: JudgeClock;
 
   constructor(private readonly options: JudgeClientOptions) {
     this.endpoint = endpointOf(options.baseUrl, options.apiKey);
@@ -354,14 +376,131 @@ export class JudgeClient {
 
   /** A chat completion whose reply must be JSON matching `request.reply`; cached by model, prompt version and messages. */
   structured<T>(request: StructuredRequest<T>): Promise<T> {
-    const parts: CacheKeyParts = {
+    const parts = this.chatParts(request);
+    const compute = () => {
+      if (this.batchOnly === undefined) return this.withRetries(() => this.chatAttempt(request));
+      const reason = this.batchOnly.get(cacheKey(parts)) ?? 'the batch had no request for it';
+      return Promise.reject(new JudgeCallError('batch', `${reason}; --batch-fallback none sends no request synchronously`));
+    };
+    return this.redacting(this.cached(parts, request.reply, compute));
+  }
+
+  /** The cache key a chat request is stored under (a batch's replies are stored under the same). */
+  chatCacheKey(request: StructuredRequest<unknown>): string {
+    return cacheKey(this.chatParts(request));
+  }
+
+  private chatParts(request: StructuredRequest<unknown>): CacheKeyParts {
+    return {
       endpoint: 'chat',
       model: this.options.model,
       promptVersion: request.promptVersion,
       task: request.task,
       input: request.messages.map(({ role, content }) => ({ role, content })),
     };
-    return this.redacting(this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request))));
+  }
+
+  /** Whether the cache (or this run) already has the reply to `request`: a batch need not ask for it. */
+  async hasChatReply(request: StructuredRequest<unknown>): Promise<boolean> {
+    const key = this.chatCacheKey(request);
+    if (this.memo.has(key)) return true;
+    return request.reply.safeParse(await this.options.cache?.get(key)).success;
+  }
+
+  /** The body of a chat completion request for `request`, as a synchronous call sends it (a batch's input line too). */
+  chatBody(request: StructuredRequest<unknown>, format: 'json_schema' | 'json_object' = 'json_schema'): Record<string, unknown> {
+    return {
+      model: this.options.model,
+      temperature: 0,
+      messages: request.messages,
+      response_format:
+        format === 'json_schema'
+          ? { type: 'json_schema', json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } }
+          : { type: 'json_object' },
+    };
+  }
+
+  /**
+   * Takes a chat completion a batch returned for `request`: validated as a synchronous reply is, redacted, and
+   * stored in the cache (and this run's memory), so the judging pass that follows finds it. Returns its usage;
+   * throws JudgeCallError when the reply is unusable.
+   */
+  async storeBatchReply(request: StructuredRequest<unknown>, body: unknown): Promise<z.infer<typeof usageSchema>> {
+    let chat: ChatValue<unknown>;
+    try {
+      chat = this.chatValue(request, body);
+    } catch (error) {
+      if (error instanceof Retryable) throw new JudgeCallError(error.kind, this.redact(error.message));
+      throw error;
+    }
+    const parts = this.chatParts(request);
+    const key = cacheKey(parts);
+    const value = redactStrings(chat.value, this.redact);
+    await this.options.cache?.put(key, parts, value);
+    this.memo.set(key, Promise.resolve(value));
+    return chat.usage;
+  }
+
+  /** From now on a chat request the cache lacks fails with `reasons`' words for it (`--batch-fallback none`). */
+  refuseChatCalls(reasons: ReadonlyMap<string, string>): void {
+    this.batchOnly = reasons;
+  }
+
+  /**
+   * One request of the batch API (files and batches): the judge's credentials, a timeout, retries of 429, 5xx and
+   * broken connections; returns the reply's text. Any other failure stops the run (JudgeSetupError): without the
+   * batch API nothing can be judged in batch mode.
+   */
+  batchRequest(method: 'GET' | 'POST', path: string, body?: { readonly json: unknown } | { readonly form: FormData }): Promise<string> {
+    return this.redacting(this.withRetries(() => this.batchAttempt(method, path, body)));
+  }
+
+  private async batchAttempt(method: 'GET' | 'POST', path: string, body?: { readonly json: unknown } | { readonly form: FormData }): Promise<string> {
+    if (this.setupError !== undefined) throw this.setupError;
+    const url = `${this.endpoint.base}${path}`;
+    const timeoutMs = path.startsWith('/files') ? Math.max(this.options.timeoutMs, MIN_FILE_TIMEOUT_MS) : this.options.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const headers: Record<string, string> = { authorization: this.endpoint.authorization };
+    if (body !== undefined && 'json' in body) headers['content-type'] = 'application/json';
+    let response: Response;
+    let text: string | undefined;
+    try {
+      response = await this.fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : 'json' in body ? JSON.stringify(body.json) : body.form,
+        signal: AbortSignal.any([timeout, this.abort.signal]),
+      });
+      text = await boundedText(response, MAX_BATCH_FILE_BYTES);
+    } catch (error) {
+      if (this.setupError !== undefined) throw this.setupError;
+      if (timeout.aborted) throw new Retryable('timeout', `no complete reply from ${url} within ${timeoutMs} ms`);
+      const fault = fetchFault(error);
+      if (fault.kind === 'transient' || fault.kind === 'unreachable')
+        throw new Retryable('network', `the connection to ${url} failed (${fault.reason})`, undefined, fault.kind === 'unreachable');
+      return this.stop(new JudgeSetupError(`cannot reach the batch API at ${url} (${fault.reason}); check --base-url or OPENAI_BASE_URL`));
+    }
+    if (text === undefined)
+      return this.stop(new JudgeSetupError(`the reply from ${url} is larger than ${sizeInWords(MAX_BATCH_FILE_BYTES)}, the most rag-gate reads`));
+    const { status } = response;
+    if (status >= 200 && status < 300) return text;
+    const message = `HTTP ${status}: ${this.quote(text)}`;
+    if (status === 429 || status === 408 || status === 409 || status >= 500) {
+      if (status === 429) this.stats.rateLimited++;
+      throw new Retryable('unavailable', message, retryAfterFromHeaders(response.headers), false, status === 429);
+    }
+    const hint =
+      status === 401 || status === 403
+        ? `it rejected ${this.endpoint.credentials}; ${this.endpoint.check}`
+        : method === 'GET' && status === 404
+          ? 'the endpoint does not know that batch or file (another endpoint or key, or deleted): delete the state file to submit a new batch'
+          : "does the endpoint implement OpenAI's Batch API (files and batches)? Judge without --batch otherwise";
+    return this.stop(new JudgeSetupError(`the batch API answered ${method} ${url} with ${message}; ${hint}`));
+  }
+
+  /** The one place the judge sends a request: the option's fetch, else the global one. */
+  private fetch(url: string, init: RequestInit): Promise<Response> {
+    return (this.options.fetch ?? fetch)(url, init);
   }
 
   /**
@@ -606,7 +745,7 @@ export class JudgeClient {
     let response: Response;
     let text: string | undefined;
     try {
-      response = await fetch(url, {
+      response = await this.fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: this.endpoint.authorization },
         body: JSON.stringify(body),
@@ -694,20 +833,7 @@ export class JudgeClient {
     );
     for (;;) {
       const format = this.responseFormat;
-      reply = await this.post(
-        '/chat/completions',
-        {
-          model: this.options.model,
-          temperature: 0,
-          messages: request.messages,
-          response_format:
-            format === 'json_schema'
-              ? { type: 'json_schema', json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } }
-              : { type: 'json_object' },
-        },
-        request.task,
-        estimate,
-      );
+      reply = await this.post('/chat/completions', this.chatBody(request, format), request.task, estimate);
       // An endpoint without JSON-schema output: fall back to JSON mode for the rest of the run; zod still checks every reply.
       if (reply.status === 400 && format === 'json_schema' && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === 'json_schema') {
@@ -721,16 +847,22 @@ export class JudgeClient {
       break;
     }
     if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
-    let envelope: z.infer<typeof chatEnvelope>;
+    let json: unknown;
     try {
-      const parsed = chatEnvelope.safeParse(JSON.parse(reply.text));
-      if (!parsed.success) throw new Retryable('invalid_reply', `the reply is not a chat completion (${zodSummary(parsed.error)})`);
-      envelope = parsed.data;
-    } catch (error) {
-      if (error instanceof Retryable) throw error;
+      json = JSON.parse(reply.text);
+    } catch {
       throw new Retryable('invalid_reply', `the reply is not JSON (${this.quote(reply.text)})`);
     }
-    this.addUsage(request.task, reply.ticket, envelope.usage);
+    const envelope = chatEnvelope.safeParse(json);
+    if (envelope.success) this.addUsage(request.task, reply.ticket, envelope.data.usage);
+    return this.chatValue(request, json).value;
+  }
+
+  /** The value of a chat completion (its JSON) for `request`, checked against the request's schema; throws Retryable. */
+  private chatValue<T>(request: StructuredRequest<T>, reply: unknown): ChatValue<T> {
+    const parsed = chatEnvelope.safeParse(reply);
+    if (!parsed.success) throw new Retryable('invalid_reply', `the reply is not a chat completion (${zodSummary(parsed.error)})`);
+    const envelope = parsed.data;
     const message = envelope.choices[0]!.message;
     if (typeof message.content !== 'string' || message.content.trim() === '') {
       throw new Retryable('invalid_reply', message.refusal ? `the model refused: ${message.refusal}` : 'the reply has no content');
@@ -744,7 +876,7 @@ export class JudgeClient {
     }
     const checked = request.reply.safeParse(json);
     if (!checked.success) throw new Retryable('invalid_reply', `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
-    return checked.data;
+    return { value: checked.data, usage: envelope.usage };
   }
 
   private async embeddingsAttempt(task: string, texts: readonly string[]): Promise<number[][]> {

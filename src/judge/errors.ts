@@ -11,7 +11,9 @@ export type JudgeErrorKind =
   /** No complete reply within `--timeout-ms`, on every attempt. */
   | 'timeout'
   /** The connection broke (reset, closed early) on every attempt. */
-  | 'network';
+  | 'network'
+  /** A batch did not answer the request (it failed, expired or was cancelled) and `--batch-fallback none` sent none. */
+  | 'batch';
 
 /** One judge call failed for good: the record is marked with a judge error and counted, never scored. */
 export class JudgeCallError extends Error {

@@ -17,7 +17,7 @@ import {
   relevanceFromQuestions,
   relevanceQuestions,
 } from './metrics.js';
-import { PROMPT_VERSIONS } from './prompts.js';
+import { PROMPT_VERSIONS, type StructuredRequest, correctnessRequest, faithfulnessRequest, relevanceQuestionsRequest } from './prompts.js';
 import { rewriteRecord } from './raw.js';
 
 /** The field a record gets when judging one of its metrics failed; replaced on every run. */
@@ -89,6 +89,48 @@ function planMetric(metric: JudgeMetric, record: ResultRecord, overwrite: boolea
   if (metric === 'faithfulness' && (record.retrieved_contexts ?? []).length === 0) return { judge: false, kept: false, reason: 'no retrieved_contexts' };
   if (metric === 'correctness' && record.expected_answer === undefined) return { judge: false, kept: false, reason: 'no expected_answer' };
   return { judge: true };
+}
+
+/** The chat request a metric's judgement of a record starts with (answer relevance then embeds its questions). */
+function firstChat(metric: JudgeMetric, record: ResultRecord): StructuredRequest<unknown> {
+  const answer = record.answer ?? '';
+  switch (metric) {
+    case 'faithfulness':
+      return faithfulnessRequest(record.question, answer, record.retrieved_contexts ?? []);
+    case 'answer_relevance':
+      return relevanceQuestionsRequest(answer);
+    case 'correctness':
+      return correctnessRequest(record.question, answer, record.expected_answer ?? '');
+  }
+}
+
+/** A chat request judging a results file will make, named for a batch: its record (line index and id) and metric. */
+export interface PlannedChat {
+  readonly index: number;
+  readonly id: string;
+  readonly metric: JudgeMetric;
+  readonly request: StructuredRequest<unknown>;
+}
+
+/**
+ * The chat requests `judgeFile` would start with, for the same options, in input order: what a batch asks for
+ * ahead of the judging pass, which then finds every reply in the cache.
+ */
+export async function plannedChats(options: JudgeRunOptions): Promise<{ readonly chats: PlannedChat[]; readonly readWarnings: readonly string[] }> {
+  const chats: PlannedChat[] = [];
+  const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
+  let index = 0;
+  const { warnings } = await readResults(
+    options.results,
+    (record) => {
+      for (const metric of metrics) {
+        if (planMetric(metric, record, options.overwrite).judge) chats.push({ index, id: record.id, metric, request: firstChat(metric, record) });
+      }
+      index++;
+    },
+    options.read,
+  );
+  return { chats, readWarnings: warnings };
 }
 
 /** A metric judged by chat calls alone (answer relevance also embeds: see `judgeResults`). */

@@ -3,6 +3,7 @@ import { redactor } from '../core/redact.js';
 import { JudgeCache } from './cache.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, JudgeClient } from './client.js';
 import { JudgeSetupError } from './errors.js';
+import { DEFAULT_POLL_MS } from './batch.js';
 
 /** How to reach and use the judge; the key and (unless given) the base URL come from the environment. */
 export interface JudgeSettings {
@@ -84,4 +85,12 @@ export function createJudgeClient(settings: JudgeSettings, env: NodeJS.ProcessEn
     tpm: settings.tpm,
     cache: settings.cache === false ? undefined : new JudgeCache(settings.cache),
   });
+}
+
+/** A batch's first poll interval: `RAG_GATE_JUDGE_BATCH_POLL_MS` (tests), else DEFAULT_POLL_MS. */
+export function batchPollMs(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.RAG_GATE_JUDGE_BATCH_POLL_MS?.trim();
+  const value = text ? Number(text) : DEFAULT_POLL_MS;
+  if (!Number.isFinite(value) || value < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BATCH_POLL_MS must be a number of milliseconds ≥ 0, got "${text}"`);
+  return value;
 }

@@ -5,6 +5,8 @@ import type { JudgeStats } from '../judge/client.js';
 import type { JudgeMetric } from '../judge/metrics.js';
 import type { LimitInForce, PacingReport } from '../judge/pacing.js';
 import type { JudgeRunResult } from '../judge/run.js';
+import type { BatchOutcome, BatchReport } from '../judge/batch.js';
+import type { PriceInForce } from '../judge/prices.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
@@ -53,7 +55,14 @@ const perAnswer = (amount: number, answers: number, digits: number) => (answers 
  * each answer cost (requests and tokens of this run over the answers sent to the judge, cache hits free) beside
  * what Ragas sends for the same metric.
  */
-export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, out: string, maxFailureShare: number, pacing: PacingReport): string {
+export function renderJudgeSummary(
+  result: JudgeRunResult,
+  stats: JudgeStats,
+  out: string,
+  maxFailureShare: number,
+  pacing: PacingReport,
+  batch?: readonly string[],
+): string {
   const rows = [['metric', 'judged', 'kept', 'skipped', 'failed', 'calls/answer', 'tokens/answer', 'Ragas calls/answer']];
   for (const [metric, report] of Object.entries(result.metrics) as [JudgeMetric, NonNullable<JudgeRunResult['metrics'][JudgeMetric]>][]) {
     const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
@@ -74,7 +83,13 @@ export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, ou
       `${report.ragas.chat + report.ragas.embeddings} (${report.ragas.metric})`,
     ]);
   }
-  const lines = [`rag-gate judge: ${plural(result.records, 'record')} → ${out}`, textTable(rows), `  ${formatStats(stats)}`, `  ${formatPacing(pacing)}`];
+  const lines = [
+    `rag-gate judge: ${plural(result.records, 'record')} → ${out}`,
+    textTable(rows),
+    `  ${formatStats(stats)}`,
+    `  ${formatPacing(pacing)}`,
+    ...(batch ?? []),
+  ];
   if (result.recordsFailed > 0) {
     const kinds = Object.entries(result.failuresByKind)
       .map(([kind, n]) => `${kind} ${count(n)}`)
@@ -126,4 +141,53 @@ export function renderCalibration(result: CalibrationResult, stats: JudgeStats, 
       : `kappa ${fixed3(record.kappa)} is below ${kappaFloor}: this judge does not agree with the human labels well enough to gate`;
   lines.push('', verdict);
   return `${lines.join('\n')}\n`;
+}
+
+/** Dollars: cents from a dollar up, else three significant digits (a small run costs fractions of a cent). */
+const dollars = (value: number) => `$${value >= 1 ? value.toFixed(2) : value.toPrecision(3)}`;
+
+/** Where a price came from, and what it is. */
+function formatPrice(price: PriceInForce): string {
+  const source = price.source === 'option' ? '--price' : `${price.model} in rag-gate's list of OpenAI's prices, which may be out of date (set --price)`;
+  return `${source}: $${price.input}/$${price.output} per million tokens in/out, batch $${price.batchInput}/$${price.batchOutput}`;
+}
+
+/**
+ * The batch's lines of the summary: what it was asked and answered, its tokens, and what they cost at the batch
+ * price beside the synchronous one (or why the cost is unknown).
+ */
+export function formatBatch(
+  batch: BatchReport,
+  model: string,
+  price: { readonly price: PriceInForce; readonly cost: { readonly sync: number; readonly batch: number } } | undefined,
+): string[] {
+  if (batch.batchId === undefined) return [`  batch: none sent, every request's reply was in the cache (${plural(batch.cached, 'request')})`];
+  const unanswered = Object.values(batch.unanswered).reduce((a, b) => a + b, 0);
+  const reasons = Object.entries(batch.unanswered)
+    .map(([reason, n]) => `${reason}: ${count(n)}`)
+    .join(', ');
+  const fallback = batch.fallback === 'sync' ? 'judged with ordinary requests (--batch-fallback sync)' : 'left unjudged (--batch-fallback none)';
+  const lines = [
+    `  batch: ${batch.batchId} ${batch.status}${batch.resumed ? ', collected from the state file' : ''}; ${plural(batch.requests, 'request')}, ` +
+      `${count(batch.answered)} answered${unanswered > 0 ? `, ${count(unanswered)} not (${reasons}), ${fallback}` : ''}` +
+      `${batch.cached > 0 ? `; ${count(batch.cached)} more were in the cache` : ''}; the answers count as cache hits above`,
+    `  batch tokens ${count(batch.totalTokens)} (prompt ${count(batch.promptTokens)}, completion ${count(batch.completionTokens)})`,
+  ];
+  if (price === undefined) {
+    lines.push(`  cost: unknown: ${model} is not in rag-gate's list of prices; give --price IN/OUT (dollars per million tokens)`);
+  } else {
+    lines.push(`  cost: ${dollars(price.cost.batch)} at the batch price, ${dollars(price.cost.sync)} at the synchronous price (${formatPrice(price.price)})`);
+  }
+  return lines;
+}
+
+/** What a batch run that did not collect says: submitted, or not finished within the wait; and how to collect. */
+export function renderBatchNotCollected(outcome: Exclude<BatchOutcome, { kind: 'collected' }>, out: string, collectWith: string): string {
+  if (outcome.kind === 'submitted') {
+    return `rag-gate judge: submitted batch ${outcome.batchId} (${plural(outcome.requests, 'request')}); recorded in ${outcome.state}; ${out} is written when it is collected: ${collectWith}\n`;
+  }
+  const { batch } = outcome;
+  const done = batch.counts === undefined ? '' : ` (${count(batch.counts.completed + batch.counts.failed)} of ${count(batch.counts.total)} requests done)`;
+  const waited = outcome.waitedMs === 0 ? 'not waited for (--batch-wait 0)' : `still so after ${Math.round(outcome.waitedMs / 60_000)} min (--batch-wait)`;
+  return `rag-gate judge: batch ${batch.batchId} is ${batch.status}${done}, ${waited}; ${out} is not written yet; collect it later from ${outcome.state}: ${collectWith}\n`;
 }

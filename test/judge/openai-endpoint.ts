@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /** A request the fake endpoint received. */
 export interface RecordedRequest {
+  readonly method: string;
   readonly path: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly body: any;
@@ -160,7 +161,7 @@ export function chatCompletion(content: string, usage = { prompt_tokens: 100, co
 }
 
 /** A deterministic stand-in for a judge model that speaks the OpenAI wire format. */
-function fakeJudge(request: RecordedRequest, embeddings: Map<string, number[]>, textUsage: boolean): FakeReply {
+export function fakeJudge(request: RecordedRequest, embeddings: Map<string, number[]>, textUsage: boolean): FakeReply {
   if (request.path === '/v1/embeddings') {
     const input: string[] = request.body.input;
     const tokens = textUsage ? input.reduce((sum, text) => sum + textTokens(text), 0) : 7 * input.length;
@@ -326,7 +327,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       } catch {
         body = text;
       }
-      const request: RecordedRequest = { path: req.url ?? '', body, headers: req.headers, at: Date.now() - started };
+      const request: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '', body, headers: req.headers, at: Date.now() - started };
       const index = requests.push(request) - 1;
       state.clock.arrived?.(request);
       const reply = state.handler?.(request, index) ?? limited(request, fakeJudge(request, state.embeddings, state.textUsage));

@@ -315,6 +315,35 @@ function parseTraceUrl(text: string): string | undefined {
 /** An optional path or URL: empty means none. */
 const optionalText = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
 
+/** A judge model's price in US dollars per million tokens: synchronous input and output, and through a provider's batch API. */
+export interface Price {
+  readonly input: number;
+  readonly output: number;
+  readonly batchInput: number;
+  readonly batchOutput: number;
+}
+
+/**
+ * `0.15/0.60` (input/output, US dollars per million tokens; the batch price half of it, as OpenAI's) or
+ * `0.15/0.60/0.075/0.30` (the batch prices given too); empty means the model's price from rag-gate's list.
+ */
+function parsePrice(text: string): Price | undefined {
+  if (text.trim() === '') return undefined;
+  const parts = text.split('/').map((part) => part.trim());
+  const values = parts.map(Number);
+  if ((parts.length !== 2 && parts.length !== 4) || parts.some((part, i) => part === '' || !Number.isFinite(values[i]) || values[i]! < 0))
+    throw new SettingError(`"${text}" is not a price such as 0.15/0.60 (input/output, dollars per million tokens) or 0.15/0.60/0.075/0.30 (and the batch's)`);
+  const [input, output, batchInput = input! / 2, batchOutput = output! / 2] = values;
+  return { input: input!, output: output!, batchInput, batchOutput };
+}
+
+/** `30m`, `2h`, `90s`, or minutes as a plain number; `0` (do not wait) too. */
+function parseBatchWait(text: string): number {
+  const value = text.trim();
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 60_000;
+  return parseDuration(value);
+}
+
 // No "--" and no dash at the end: the marker is an HTML comment, which cannot hold either, and would lose them.
 const COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
 
@@ -337,6 +366,8 @@ const compareOnly = (flag: string) => ({ flags: { compare: flag } });
 const judgeCommands = (flag: string) => ({ flags: { judge: flag, calibrate: flag } });
 /** A setting of the judge's client that monitor's embeddings endpoint shares. */
 const judgeAndMonitor = (flag: string) => ({ flags: { judge: flag, calibrate: flag, monitor: flag } });
+/** A setting of `judge` alone (its batch mode). */
+const judgeOnly = (flag: string) => ({ flags: { judge: flag } });
 
 export const SETTINGS = {
   config: {
@@ -873,6 +904,56 @@ export const SETTINGS = {
     default: '4',
     parse: parseWholeAtLeastOne,
     cli: judgeAndMonitor('--max-attempts <n>'),
+    action: true,
+    config: true,
+  },
+  'judge-mode': {
+    name: 'judge-mode',
+    description:
+      "sync sends each judge request as it goes; batch sends them all through the provider's Batch API (OpenAI's files and batches, half the price, no rate limits, results within 24 h) and collects them (CLI: --batch is --mode batch)",
+    default: 'sync',
+    parse: oneOf('sync', 'batch'),
+    cli: judgeOnly('--mode <mode>'),
+    action: true,
+    config: true,
+  },
+  'judge-batch-fallback': {
+    name: 'judge-batch-fallback',
+    description:
+      'in batch mode, what happens to the requests a batch did not answer (failed, expired, cancelled): sync judges them with ordinary requests; none leaves their records unjudged, marked with judge_errors',
+    default: 'sync',
+    parse: oneOf('sync', 'none'),
+    cli: judgeOnly('--batch-fallback <how>'),
+    action: true,
+    config: true,
+  },
+  'judge-batch-state': {
+    name: 'judge-batch-state',
+    description:
+      "in batch mode, the file that records the batch (its id, the input's hash, each request's custom_id), from which a later run collects it; empty means OUT.batch.json beside --out (the action: one file per results file under the judge cache's batches/ folder; set, a folder for them)",
+    default: '',
+    parse: optionalText,
+    cli: judgeOnly('--batch-state <file>'),
+    action: true,
+    config: true,
+  },
+  'judge-batch-wait': {
+    name: 'judge-batch-wait',
+    description:
+      'in batch mode, how long a run waits for the batch to finish (30m, 2h, or minutes); 0 submits and exits, for a later run with the same state file to collect',
+    default: '30m',
+    parse: parseBatchWait,
+    cli: judgeOnly('--batch-wait <time>'),
+    action: true,
+    config: true,
+  },
+  'judge-price': {
+    name: 'judge-price',
+    description:
+      "the judge model's price for the summary's cost, in dollars per million tokens: input/output (0.15/0.60; the batch price half of it) or with the batch's (0.15/0.60/0.075/0.30); empty means rag-gate's list of OpenAI's prices",
+    default: '',
+    parse: parsePrice,
+    cli: judgeOnly('--price <in/out>'),
     action: true,
     config: true,
   },

@@ -7,9 +7,10 @@ import { DEFAULT_EMBEDDING_MODEL, type JudgeClient } from '../../judge/client.js
 import { JudgeSetupError } from '../../judge/errors.js';
 import { JUDGE_METRICS, type JudgeMetric } from '../../judge/metrics.js';
 import { PROMPT_VERSIONS } from '../../judge/prompts.js';
-import { judgedFileText } from '../../pipeline/judge.js';
-import { JUDGE_ERRORS_FIELD, judgeFile } from '../../judge/run.js';
-import { createJudgeClient } from '../../judge/setup.js';
+import { batchNotCollectedText, judgedFileText } from '../../pipeline/judge.js';
+import { JUDGE_ERRORS_FIELD, type JudgeRunResult, judgeFile } from '../../judge/run.js';
+import { type BatchReport, judgeFileBatch } from '../../judge/batch.js';
+import { batchPollMs, createJudgeClient } from '../../judge/setup.js';
 import type { CommandContext } from './context.js';
 import { countingProgress } from './progress.js';
 import { EXIT } from './exit.js';
@@ -103,6 +104,18 @@ interface JudgeOptions extends JudgeClientCliOptions {
   out: string;
   metrics: JudgeMetric[];
   overwrite?: boolean;
+  mode: ReturnType<(typeof SETTINGS)['judge-mode']['parse']>;
+  batch?: boolean;
+  batchFallback: ReturnType<(typeof SETTINGS)['judge-batch-fallback']['parse']>;
+  batchState?: string;
+  batchWait: number;
+  price: ReturnType<(typeof SETTINGS)['judge-price']['parse']>;
+}
+
+/** The command that collects a submitted batch: the same files and state file (and the same other options). */
+function collectCommand(options: JudgeOptions, state: string): string {
+  const quote = (text: string) => (/^[\w./@:=+-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
+  return `rag-gate judge --batch --results ${quote(options.results)} --out ${quote(options.out)} --batch-state ${quote(state)} (with the same --metrics, --model and --base-url)`;
 }
 
 async function checkOut(results: string, out: string): Promise<void> {
@@ -137,6 +150,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
     .addOption(new Option('--embedding-model <name>', 'embedding model for answer_relevance').default(DEFAULT_EMBEDDING_MODEL));
   return addJudgeClientOptions(command, 'judge')
     .option('--overwrite', 'replace judged fields the input already has (default: keep them)')
+    .option('--batch', "send the requests through the provider's Batch API: --mode batch")
     .option('--json', 'print a JSON summary on stdout')
     .action(async (options: JudgeOptions) => {
       const code = await withJudgeSetup(context, async () => {
@@ -145,17 +159,37 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
         const progress = countingProgress(context, 'judging');
         // OUT is written even when too many records failed: the judged ones are not lost, the failed ones are marked.
         const fields = SETTINGS.fields.parse(options.field.join('\n'));
-        const result = await judgeFile(client, {
+        const run = {
           results: options.results,
           read: { format: options.format, fields },
           out: options.out,
           metrics: options.metrics,
           overwrite: options.overwrite === true,
           onProgress: progress.update,
-        }).finally(progress.end);
+        };
+        let result: JudgeRunResult;
+        let batch: BatchReport | undefined;
+        if (options.batch === true || options.mode === 'batch') {
+          const state = options.batchState ?? `${options.out}.batch.json`;
+          const outcome = await judgeFileBatch(client, run, {
+            state,
+            waitMs: options.batchWait,
+            fallback: options.batchFallback,
+            pollMs: batchPollMs(process.env),
+          }).finally(progress.end);
+          if (outcome.kind !== 'collected') {
+            for (const warning of [...outcome.readWarnings, ...client.warnings]) context.stderr(`rag-gate: warning: ${warning}\n`);
+            context.stderr(batchNotCollectedText(outcome, options.out, collectCommand(options, state)));
+            if (options.json) context.stdout(`${JSON.stringify({ results: options.results, out: options.out, batch: outcome }, null, 2)}\n`);
+            return EXIT.ok;
+          }
+          ({ result, batch } = outcome);
+        } else {
+          result = await judgeFile(client, run).finally(progress.end);
+        }
         const warnings = [...result.readWarnings, ...client.warnings];
         for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
-        context.stderr(judgedFileText(client, result, options.out, options.maxFailureShare));
+        context.stderr(judgedFileText(client, result, options.out, options.maxFailureShare, batch && { report: batch, price: options.price }));
         const failed = result.failureShare > options.maxFailureShare;
         if (options.json) {
           context.stdout(
@@ -175,6 +209,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
                 metrics: result.metrics,
                 stats: client.stats,
                 pacing: client.pacing,
+                batch,
                 passed: !failed,
               },
               null,
