@@ -59,7 +59,7 @@ export interface Issue {
 }
 
 export interface CommitStatus {
-  readonly state: 'success' | 'failure';
+  readonly state: 'success' | 'failure' | 'pending';
   readonly context: string;
   /** At most 140 characters: GitHub refuses longer ones. */
   readonly description: string;

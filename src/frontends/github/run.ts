@@ -14,7 +14,8 @@ import { type HeldGate, heldGate } from './gate.js';
 import type { GitHubApi, PullRequestRef } from './github.js';
 import { checkHistoryName, pullRequestHistory, pushHistory, recordPush } from './history.js';
 import { givenInputs, INPUT_NAMES } from './inputs.js';
-import { runJudge } from './judge.js';
+import { JudgeBatchNotCollected, runJudge } from './judge.js';
+import { BATCH_PENDING_STATUS } from '../../pipeline/judge.js';
 import { runMonitor } from './monitor.js';
 import { logReport, publication, publishReport } from './publish.js';
 import { runRelease } from './release.js';
@@ -61,10 +62,17 @@ async function run(runtime: ActionRuntime): Promise<void> {
   const status = statusTarget(event, pullRequest, settings['comment-tag'], env);
   const context = { api, event, pullRequest, repository: `${owner}/${repo}`, headInputs, gate };
   const report = await compareAndReport(runtime, settings, origins.baseline, context).catch(async (error: unknown) => {
+    // judge-mode batch: the batch is submitted (or still running); nothing to compare until a later run collects it.
+    if (error instanceof JudgeBatchNotCollected) {
+      runtime.info(error.message);
+      await setCommitStatus(runtime, api, status, 'pending', BATCH_PENDING_STATUS);
+      return null;
+    }
     // A required status that is never set would block the pull request without saying why.
     await setCommitStatus(runtime, api, status, 'failure', stoppedStatus(isBadInput(error)));
     throw error;
   });
+  if (report === null) return;
   const fails = report.failure !== null && settings.mode === 'gate';
   await setCommitStatus(runtime, api, status, fails ? 'failure' : 'success', report.status);
   if (report.failure === null) return;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAction } from '../../../src/frontends/github/run.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../../judge/fake-openai.js';
+import { fakeBatchApi } from '../../judge/fake-batch.js';
 import { FakeGitHub, fakeRuntime } from './fakes.js';
 
 let judge: FakeOpenAI;
@@ -35,8 +36,8 @@ function judgedRuns(dir: string): { base: string; head: string } {
   };
 }
 
-async function run(dir: string, files: { base: string; head: string }, inputs: Record<string, string> = {}) {
-  judge.reset();
+async function run(dir: string, files: { base: string; head: string }, inputs: Record<string, string> = {}, reset = true) {
+  if (reset) judge.reset();
   const fake = fakeRuntime({
     api: new FakeGitHub(),
     inputs: {
@@ -48,11 +49,36 @@ async function run(dir: string, files: { base: string; head: string }, inputs: R
       'fail-on': 'end-to-end',
       ...inputs,
     },
-    env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+    env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5', RAG_GATE_JUDGE_BATCH_POLL_MS: '1' },
   });
   await runAction(fake.runtime);
   return fake;
 }
+
+describe('the action with judge-mode: batch', () => {
+  it('judge-batch-wait 0 submits and stops without a verdict; the next run with the same cache collects and compares', async () => {
+    const dir = tempDir();
+    const files = judgedRuns(dir);
+    judge.reset();
+    const api = fakeBatchApi(judge);
+    judge.handler = api.handler;
+    const submitted = await run(dir, files, { 'judge-mode': 'batch', 'judge-batch-wait': '0' }, false);
+    expect(submitted.failures).toEqual([]);
+    expect(submitted.outputs.get('verdict')).toBeUndefined();
+    expect(submitted.infos.join('\n')).toMatch(/submitted batch batch_\d+ \(51 requests\); recorded in .*cache\/batches\/head-0-results\.jsonl\.batch\.json/);
+    expect(judge.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(0);
+
+    // The next run: the head's batch is collected, the base's submitted and, with the default wait, collected too.
+    const collected = await run(dir, files, { 'judge-mode': 'batch', 'judge-price': '0.15/0.60' }, false);
+    expect(collected.failures).toEqual([]);
+    expect(collected.outputs.get('verdict')).toBe('pass');
+    expect(collected.outputs.get('broken')).toBe('30');
+    expect(judge.requests.filter((r) => r.method === 'POST' && r.path === '/v1/batches')).toHaveLength(2);
+    expect(judge.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(0);
+    expect(collected.infos.join('\n')).toMatch(/batch: batch_\d+ completed, collected from the state file; 51 requests, 51 answered/);
+    expect(collected.infos.join('\n')).toMatch(/cost: \$0\.\d+ at the batch price, \$0\.\d+ at the synchronous price \(--price: /);
+  });
+});
 
 describe('the action with judge: openai', () => {
   it('judges correctness where records lack it, and an uncalibrated judge does not fail the check', async () => {
@@ -138,7 +164,7 @@ describe('the action with judge: openai', () => {
       api: new FakeGitHub(),
       // The base's answers are all different: no two calls are the same, and made once.
       inputs: { results: judgedRuns(dir).base, judge: 'openai', 'judge-cache': join(dir, 'cache'), 'judge-concurrency': '3', 'fail-on': 'end-to-end' },
-      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5', RAG_GATE_JUDGE_BATCH_POLL_MS: '1' },
     });
     judge.hold = () => release;
     await runAction(fake.runtime);
@@ -154,7 +180,7 @@ describe('the action with judge: openai', () => {
     const fake = fakeRuntime({
       api: new FakeGitHub(),
       inputs: { results: head, judge: 'openai', 'judge-cache': join(dir, 'cache'), 'judge-max-attempts': '2' },
-      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5', RAG_GATE_JUDGE_BATCH_POLL_MS: '1' },
     });
     await runAction(fake.runtime);
     // Correctness and answer relevance's questions: one chat call each, two attempts each.
@@ -171,7 +197,7 @@ describe('the action with judge: openai', () => {
     const fake = fakeRuntime({
       api: new FakeGitHub(),
       inputs: { results: head, judge: 'openai', 'judge-cache': join(dir, 'cache'), 'judge-timeout-seconds': '0.05', 'judge-max-attempts': '1' },
-      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5', RAG_GATE_JUDGE_BATCH_POLL_MS: '1' },
     });
     await runAction(fake.runtime);
     const judged = readFileSync(join(dir, 'rag-gate', 'default', 'judged', 'head', '0-results.jsonl'), 'utf8');
