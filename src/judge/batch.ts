@@ -234,8 +234,8 @@ export async function judgeFileBatch(client: JudgeClient, options: JudgeRunOptio
     }
   }
 
-  const resumed = state?.batchId !== undefined;
-  const resumedUpload = state !== undefined;
+  // A batch submitted (or its input uploaded) by an earlier run.
+  const resumed = state !== undefined;
   let asked: string[];
   let cached = 0;
   if (state === undefined) {
@@ -279,7 +279,7 @@ export async function judgeFileBatch(client: JudgeClient, options: JudgeRunOptio
   let batch: BatchObject;
   if (state.batchId === undefined) {
     // A run stopped after asking for the batch but before it recorded the id: the batch may exist, made from the upload.
-    const existing = resumedUpload ? await batchOfUpload(client, state.inputFileId) : undefined;
+    const existing = resumed ? await batchOfUpload(client, state.inputFileId) : undefined;
     if (existing === undefined) {
       const created = await client.batchRequest('POST', '/batches', {
         json: { input_file_id: state.inputFileId, endpoint: CHAT_ENDPOINT, completion_window: COMPLETION_WINDOW, metadata: { source: 'rag-gate judge' } },

@@ -452,7 +452,13 @@ export class JudgeClient {
    * batch API nothing can be judged in batch mode.
    */
   batchRequest(method: 'GET' | 'POST', path: string, body?: { readonly json: unknown } | { readonly form: FormData }): Promise<string> {
-    return this.redacting(this.withRetries(() => this.batchAttempt(method, path, body)));
+    const attempts = this.withRetries(() => this.batchAttempt(method, path, body)).catch((error: unknown) => {
+      // Out of attempts (5xx, timeouts): the run stops, and the state file keeps what was done for the next run.
+      if (error instanceof JudgeCallError)
+        throw new JudgeSetupError(`the batch API failed on ${method} ${this.endpoint.base}${path}: ${error.message}; rerun later`);
+      throw error;
+    });
+    return this.redacting(attempts);
   }
 
   private async batchAttempt(method: 'GET' | 'POST', path: string, body?: { readonly json: unknown } | { readonly form: FormData }): Promise<string> {

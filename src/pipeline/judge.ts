@@ -1,10 +1,10 @@
 import type { CalibrationResult } from '../judge/calibration.js';
 import type { JudgeClient } from '../judge/client.js';
 import type { JudgeRunResult } from '../judge/run.js';
-import type { BatchOutcome, BatchReport } from '../judge/batch.js';
+import type { BatchOutcome, BatchProgress, BatchReport } from '../judge/batch.js';
 import type { Price } from '../core/catalog/settings.js';
 import { costOf, priceOf } from '../judge/prices.js';
-import { formatBatch, formatPacing, renderBatchNotCollected, renderCalibration, renderJudgeSummary } from '../render/judge-report.js';
+import { formatBatch, formatBatchProgress, formatPacing, renderBatchNotCollected, renderCalibration, renderJudgeSummary } from '../render/judge-report.js';
 
 /** The words of the judge's runs, for both front ends: what a judged file, a calibration and a run's calls came to. */
 
@@ -43,4 +43,9 @@ export function calibrationText(client: JudgeClient, result: CalibrationResult, 
 export function judgeUsageLine(client: JudgeClient): string {
   const { calls, cacheHits, rateLimited } = client.stats;
   return `judge: ${calls} calls, ${cacheHits} cache hits, ${rateLimited} rate limited (429); ${formatPacing(client.pacing)}`;
+}
+
+/** A batch's status as a poll found it. */
+export function batchProgressText(batch: BatchProgress): string {
+  return formatBatchProgress(batch);
 }

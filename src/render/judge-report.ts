@@ -5,7 +5,7 @@ import type { JudgeStats } from '../judge/client.js';
 import type { JudgeMetric } from '../judge/metrics.js';
 import type { LimitInForce, PacingReport } from '../judge/pacing.js';
 import type { JudgeRunResult } from '../judge/run.js';
-import type { BatchOutcome, BatchReport } from '../judge/batch.js';
+import type { BatchOutcome, BatchProgress, BatchReport } from '../judge/batch.js';
 import type { PriceInForce } from '../judge/prices.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -179,6 +179,15 @@ export function formatBatch(
     lines.push(`  cost: ${dollars(price.cost.batch)} at the batch price, ${dollars(price.cost.sync)} at the synchronous price (${formatPrice(price.price)})`);
   }
   return lines;
+}
+
+/** A poll's news, for stderr: the batch's status and how many of its requests are done. */
+export function formatBatchProgress(batch: BatchProgress): string {
+  const done =
+    batch.counts === undefined || batch.counts.total === 0
+      ? ''
+      : ` (${count(batch.counts.completed + batch.counts.failed)} of ${count(batch.counts.total)} requests done)`;
+  return `rag-gate judge: batch ${batch.batchId} ${batch.status}${done}\n`;
 }
 
 /** What a batch run that did not collect says: submitted, or not finished within the wait; and how to collect. */

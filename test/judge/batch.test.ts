@@ -73,6 +73,13 @@ describe('judge --batch against the batch API', () => {
     expect(paths('POST', '/v1/files')).toHaveLength(1);
     expect(paths('POST', '/v1/batches')).toHaveLength(1);
     expect(paths('GET', '/v1/batches/')).toHaveLength(4);
+    expect(run.stderr.match(/^rag-gate judge: batch batch_\d+ .*$/gm)).toEqual([
+      expect.stringMatching(/ validating$/),
+      expect.stringMatching(/ in_progress \(0 of 60 requests done\)$/),
+      expect.stringMatching(/ in_progress \(0 of 60 requests done\)$/),
+      expect.stringMatching(/ finalizing \(0 of 60 requests done\)$/),
+      expect.stringMatching(/ completed \(60 of 60 requests done\)$/),
+    ]);
     // No chat request but through the batch: 20 answers × 3 metrics; answer relevance's embeddings go as usual.
     expect(paths('POST', '/v1/chat/completions')).toHaveLength(0);
     expect(paths('POST', '/v1/embeddings')).toHaveLength(2);
@@ -161,6 +168,20 @@ describe('resuming from the state file', () => {
     expect(run.stderr).toMatch(
       /HTTP 404: No batch found with id 'batch_\d+'\.; the endpoint does not know that batch or file .*: delete the state file to submit a new batch/,
     );
+  });
+
+  it('a batch API failing on every attempt (503) stops the run, exit 2, and the state file stays for the next run', async () => {
+    const file = results(2);
+    const state = fake.path('state.json');
+    const args = ['--batch', '--results', file, '--out', fake.path('a.jsonl'), '--batch-state', state, '--metrics', 'correctness', '--max-attempts', '2'];
+    await judge([...args, '--batch-wait', '0']);
+    fake.server.handler = () => ({ status: 503, body: { error: { message: 'The server is overloaded' } } });
+    const run = await runMain(['judge', '--base-url', fake.server.url, '--no-cache', ...args]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /the batch API failed on GET .*\/v1\/batches\/batch_\d+: HTTP 503: The server is overloaded \(gave up after 2 attempts\); rerun later/,
+    );
+    expect(existsSync(state)).toBe(true);
   });
 
   it('a state file of another results file is an error naming both, exit 2, and nothing is sent', async () => {

@@ -7,7 +7,7 @@ import { DEFAULT_EMBEDDING_MODEL, type JudgeClient } from '../../judge/client.js
 import { JudgeSetupError } from '../../judge/errors.js';
 import { JUDGE_METRICS, type JudgeMetric } from '../../judge/metrics.js';
 import { PROMPT_VERSIONS } from '../../judge/prompts.js';
-import { batchNotCollectedText, judgedFileText } from '../../pipeline/judge.js';
+import { batchNotCollectedText, batchProgressText, judgedFileText } from '../../pipeline/judge.js';
 import { JUDGE_ERRORS_FIELD, type JudgeRunResult, judgeFile } from '../../judge/run.js';
 import { type BatchReport, judgeFileBatch } from '../../judge/batch.js';
 import { batchPollMs, createJudgeClient } from '../../judge/setup.js';
@@ -176,6 +176,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
             waitMs: options.batchWait,
             fallback: options.batchFallback,
             pollMs: batchPollMs(process.env),
+            onStatus: (batch) => context.stderr(batchProgressText(batch)),
           }).finally(progress.end);
           if (outcome.kind !== 'collected') {
             for (const warning of [...outcome.readWarnings, ...client.warnings]) context.stderr(`rag-gate: warning: ${warning}\n`);
