@@ -40,7 +40,8 @@ function judgeChild(args: readonly string[], env: Record<string, string> = {}): 
 }
 
 describe('judge --batch at scale (issue 39)', () => {
-  it('2,000 answers × 3 metrics: every record judged, --out byte for byte a synchronous run, the cost at half the price', async () => {
+  // 12,000 judge requests each way, the synchronous ones over loopback HTTP: room for a busy machine.
+  it('2,000 answers × 3 metrics: every record judged, --out byte for byte a synchronous run, the cost at half the price', { timeout: 180_000 }, async () => {
     const file = results(2000);
     vi.stubEnv('RAG_GATE_JUDGE_BATCH_POLL_MS', '1');
     const api = fakeBatchApi(fake.server, { polls: 3, outOfOrder: true });
