@@ -516,6 +516,11 @@ const FIELD_SYNONYMS: ReadonlyMap<string, string> = new Map(
     context: 'reference_contexts',
     input: 'question',
     query: 'question',
+    prompt: 'question',
+    question_id: 'id',
+    qid: 'id',
+    gold_answer: 'expected_answer',
+    generated_answer: 'answer',
     is_correct: 'correct',
   }),
 );

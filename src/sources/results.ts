@@ -69,6 +69,8 @@ export interface ReadOptions {
    * JSON Lines: they are read where they are, and nothing else of the file.
    */
   readonly onlyPlaces?: readonly LinePlace[];
+  /** Filled with each field name as the file spells it and how many records give it (not null): what `init` maps from. */
+  readonly givenFields?: Map<string, number>;
 }
 
 /** A question's repeat as a key: the id alone for a record without `run` (its only run), so that today's ids keep their keys. */
@@ -204,8 +206,10 @@ export async function readResults(
     handleObject(raw, line, JSON.stringify(raw));
   };
 
+  const { givenFields } = options;
   const handleObject = (raw: Record<string, unknown>, line: number, text: string, bytes?: LineBytes) => {
     problems.countRecord();
+    if (givenFields !== undefined) for (const key in raw) if (raw[key] !== null) givenFields.set(key, (givenFields.get(key) ?? 0) + 1);
     const given = canonicalize(raw, fields, file, line, problems, unknownFields);
     const spelling = (field: string) => spellingIn(raw, fields, field) ?? field;
     const userField = (path: readonly PropertyKey[]) => {

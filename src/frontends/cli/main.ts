@@ -7,6 +7,7 @@ import { evalCommand } from './eval-command.js';
 import { EXIT } from './exit.js';
 import { mappedStack } from '../../pipeline/stack.js';
 import { holdoutCommand } from './holdout-command.js';
+import { initCommand } from './init-command.js';
 import { historyCommand } from './history-command.js';
 import { judgeCommand } from './judge-command.js';
 import { monitorCommand } from './monitor-command.js';
@@ -27,6 +28,7 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
     // Each command's options are its own, so that `monitor sample --logs …` gives --logs to sample.
     .enablePositionalOptions()
     .configureOutput({ writeOut: context.stdout, writeErr: context.stderr })
+    .addCommand(initCommand(context))
     .addCommand(evalCommand(context))
     .addCommand(trecCommand(context))
     .addCommand(compareCommand(context, (code) => (exitCode = code)))

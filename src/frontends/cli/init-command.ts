@@ -1,0 +1,70 @@
+import { access, mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { initExistsError, initPlan } from '../../pipeline/init.js';
+import { writeFileAtomic } from '../../sources/write.js';
+import type { CommandContext } from './context.js';
+
+declare const RAG_GATE_VERSION: string;
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+function shardCount(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1 || value > 256) throw new InvalidArgumentError('must be a whole number from 1 to 256.');
+  return value;
+}
+
+interface InitOptions {
+  readonly results: string;
+  readonly dir: string;
+  readonly shards: number;
+  readonly branch: string;
+  readonly force?: boolean;
+  readonly dryRun?: boolean;
+}
+
+export function initCommand(context: CommandContext): Command {
+  return new Command('init')
+    .description('read a results file, propose the settings with the reasons, and write rag-gate.yml and the GitHub workflow')
+    .requiredOption('--results <file>', 'a results file your evaluation wrote (any format rag-gate reads)')
+    .option('--dir <dir>', 'the repository root to write into', '.')
+    .option('--shards <n>', 'run the pipeline as a matrix of n shards, gathered by a gate job', shardCount, 1)
+    .option('--branch <name>', 'the default branch, whose push runs are the baseline', 'main')
+    .option('--force', 'overwrite rag-gate.yml and the workflow when they exist')
+    .option('--dry-run', 'print both files and write nothing')
+    .action(async (options: InitOptions) => {
+      const plan = await initPlan({
+        results: options.results,
+        dir: options.dir,
+        shards: options.shards,
+        branch: options.branch,
+        action: `rag-gate/rag-gate@v${RAG_GATE_VERSION.split('.')[0]}`,
+        command: ['rag-gate init --results', options.results, ...(options.shards > 1 ? ['--shards', String(options.shards)] : [])].join(' '),
+        dryRun: options.dryRun === true,
+      });
+      if (options.dryRun) {
+        context.stdout([plan.text, ...plan.files.flatMap((file) => [`--- ${file.path}`, file.text])].join('\n'));
+        return;
+      }
+      const before = await Promise.all(plan.files.map((file) => exists(file.path)));
+      if (!options.force && before.some(Boolean)) throw initExistsError(plan.files.filter((_, i) => before[i]).map((file) => file.path));
+      const written: string[] = [];
+      try {
+        for (const file of plan.files) {
+          await mkdir(dirname(file.path), { recursive: true });
+          await writeFileAtomic(file.path, file.text);
+          written.push(file.path);
+        }
+      } catch (error) {
+        // Both files or neither: a file this run created goes again.
+        await Promise.all(written.filter((path) => !before[plan.files.findIndex((file) => file.path === path)]).map((path) => rm(path, { force: true })));
+        throw error;
+      }
+      context.stdout(plan.text);
+    });
+}
