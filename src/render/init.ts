@@ -82,7 +82,7 @@ function retrievalDecision(retrieval: RetrievalProposal): Decision {
       return {
         topic: 'Retrieval',
         why: [
-          `${plural(retrieval.records, 'record')} carry ${gold}, and a record retrieves at most ${plural(retrieval.k, 'document')}:`,
+          `${plural(retrieval.records, 'record')} ${retrieval.records === 1 ? 'carries' : 'carry'} ${gold}, and a record retrieves at most ${plural(retrieval.k, 'document')}:`,
           `retrieval counts as ok when every gold document is among them (the generator sees them all).`,
           ...(retrieval.by === 'text'
             ? ['Texts match when equal after white space is collapsed; if your chunks differ from the gold texts, try context-match: overlap:0.8.']
@@ -253,9 +253,13 @@ export function initWorkflowText(layout: InitLayout): string {
     '',
     'jobs:',
   ];
+  // The step fails until it is replaced, so a forgotten placeholder cannot pass as a gate; the path stays out of the shell.
   const placeholder = (writes: string, extra = '') => [
-    `      # REPLACE this step with your pipeline${extra}: it answers the golden set and writes ${writes}.`,
-    `      - run: echo "rag-gate init: replace this step with your pipeline, writing ${writes}" >&2; exit 1`,
+    `      # REPLACE this step with your pipeline${extra}: it answers the golden set and writes ${shown(writes)}.`,
+    '      - name: Your pipeline (replace this step)',
+    '        run: |',
+    '          echo "rag-gate init left this step for your pipeline: replace it (see the comment above it)" >&2',
+    '          exit 1',
   ];
   if (layout.shards <= 1) {
     const results = yamlScalar(layout.results);
@@ -265,7 +269,7 @@ export function initWorkflowText(layout: InitLayout): string {
       '    runs-on: ubuntu-latest',
       '    steps:',
       '      - uses: actions/checkout@v4',
-      ...placeholder(layout.results.replaceAll('"', '')),
+      ...placeholder(layout.results),
       `      - uses: ${layout.action}`,
       '        with:',
       `          results: ${results}`,
@@ -336,7 +340,7 @@ export function initReportText(proposal: InitProposal, layout: InitLayout, writt
   lines.push(
     '',
     written.dryRun
-      ? `Dry run: nothing written. ${INIT_CONFIG_FILE} and ${INIT_WORKFLOW_FILE} would be:`
+      ? `Dry run: nothing written; ${INIT_CONFIG_FILE} and ${INIT_WORKFLOW_FILE} are printed below.`
       : `Wrote ${INIT_CONFIG_FILE} and ${INIT_WORKFLOW_FILE} in ${shown(written.dir)}.`,
   );
   const check = layout.shards > 1 ? 'gate' : 'eval';

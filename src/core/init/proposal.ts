@@ -3,7 +3,7 @@ import type { ResultsFormat } from '../catalog/formats.js';
 import type { GateName } from '../catalog/gates.js';
 import { type CorrectnessRule, judgeCorrect } from '../measures/generation/correctness.js';
 import { answerTokens } from '../measures/generation/text.js';
-import { FIELD_ALIASES, IGNORED_FIELDS, KNOWN_FIELDS, RECORD_FIELDS, type ResultRecord, scoreName, suggestField, TOOL_SCORE_NAMES } from '../record.js';
+import { FIELD_ALIASES, FIELD_SYNONYMS, IGNORED_FIELDS, KNOWN_FIELDS, RECORD_FIELDS, type ResultRecord, scoreName, TOOL_SCORE_NAMES } from '../record.js';
 
 /**
  * What `rag-gate init` proposes for a results file, as decisions with the facts behind them: the front end
@@ -115,9 +115,8 @@ function meantField(name: string): { ours: string; because: FieldMapping['becaus
     if (distance !== undefined && distance <= slipsAllowed(known) && distance < nearest && !NOT_BY_SPELLING.has(known)) [near, nearest] = [known, distance];
   }
   if (near !== undefined) return { ours: FIELD_ALIASES.get(near) ?? near, because: 'spelling' };
-  // suggestField also offers near spellings, which the loop above has already weighed (and refused).
-  const synonym = suggestField(name);
-  if (synonym === undefined || NOT_BY_SPELLING.has(synonym) || nearNameDistance(name, synonym) !== undefined) return undefined;
+  const synonym = FIELD_SYNONYMS.get(name.toLowerCase());
+  if (synonym === undefined || NOT_BY_SPELLING.has(synonym)) return undefined;
   return { ours: FIELD_ALIASES.get(synonym) ?? synonym, because: 'synonym' };
 }
 
