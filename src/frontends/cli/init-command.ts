@@ -1,6 +1,7 @@
 import { access, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { RESULTS_FORMATS_READ } from '../../core/catalog/formats.js';
 import { initExistsError, initPlan } from '../../pipeline/init.js';
 import { writeFileAtomic } from '../../sources/write.js';
 import type { CommandContext } from './context.js';
@@ -31,7 +32,7 @@ interface InitOptions {
 export function initCommand(context: CommandContext): Command {
   return new Command('init')
     .description('read a results file, propose the settings with the reasons, and write rag-gate.yml and the GitHub workflow')
-    .requiredOption('--results <file>', 'a results file your evaluation wrote (any format rag-gate reads)')
+    .requiredOption('--results <file>', `a results file your evaluation wrote (${RESULTS_FORMATS_READ}); its format is detected as eval detects it`)
     .option('--dir <dir>', 'the repository root to write into', '.')
     .option('--shards <n>', 'run the pipeline as a matrix of n shards, gathered by a gate job', shardCount, 1)
     .option('--branch <name>', 'the default branch, whose push runs are the baseline', 'main')

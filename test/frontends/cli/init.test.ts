@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SETTINGS } from '../../../src/core/catalog/settings.js';
+import { F1_THRESHOLD, LEXICAL_RULE_SHARE, SHORT_ANSWER_TOKENS } from '../../../src/core/init/proposal.js';
 import { ROOT } from '../../helpers/cli.js';
 import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
 
@@ -24,6 +25,9 @@ interface Workflow {
 }
 
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+
+/** The action's major tag, which the release workflow moves with each version (v0 for 0.1.0). */
+const ACTION = `rag-gate/rag-gate@v${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version.split('.')[0]}`;
 
 describe('rag-gate init on the shipped Ragas export', () => {
   it('writes a config of catalog keys that says why, and a workflow with the documented permissions and steps', async () => {
@@ -54,7 +58,7 @@ describe('rag-gate init on the shipped Ragas export', () => {
     // The README's permissions: no statuses: write, which only a workflow_run gate needs.
     expect(workflow.permissions).toEqual({ contents: 'read', actions: 'read', 'pull-requests': 'write' });
     const steps = workflow.jobs.eval!.steps;
-    expect(steps.map((step) => step.uses ?? 'run')).toEqual(['actions/checkout@v4', 'run', 'rag-gate/rag-gate@v0', 'actions/upload-artifact@v4']);
+    expect(steps.map((step) => step.uses ?? 'run')).toEqual(['actions/checkout@v4', 'run', ACTION, 'actions/upload-artifact@v4']);
     // The placeholder fails until it is replaced: a forgotten one cannot pass as a gate.
     expect(steps[1]!.run).toBe('echo "rag-gate init left this step for your pipeline: replace it (see the comment above it)" >&2\nexit 1\n');
     expect(read(dir, WORKFLOW)).toContain('# REPLACE this step with your pipeline: it answers the golden set and writes evals/results.csv.');
@@ -75,6 +79,16 @@ describe('rag-gate init on the shipped Ragas export', () => {
     expect(run.stdout).toContain('end-to-end regressed significantly: correct 0.950 → 0.725');
     const printed = await runCli(['compare', '--config', join(dir, CONFIG), '--print-config']);
     expect(printed.stdout).toMatch(/fail-on\s+score:context_recall,end-to-end\s+\S+rag-gate\.yml:\d+/);
+  });
+
+  it('states the proposal rules docs/cli.md describes', () => {
+    const docs = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(docs).toContain(
+      `\`contains\` when the expected answers are short (a median of ${SHORT_ANSWER_TOKENS} words or fewer), token F1 ≥ ${F1_THRESHOLD} when they are long`,
+    );
+    expect(docs).toContain(`passes fewer than half`);
+    expect(LEXICAL_RULE_SHARE).toBe(0.5);
+    expect(docs).toContain(`rag-gate as \`${ACTION}\``);
   });
 
   it('names the workflow’s results file by its name when it lies outside --dir, and says so', async () => {
@@ -167,7 +181,7 @@ describe('rag-gate init writes both files or neither', () => {
 
     const forced = await runCli(['init', '--results', RAGAS_BASE, '--dir', dir, '--force']);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(read(dir, WORKFLOW)).toContain('uses: rag-gate/rag-gate@v0');
+    expect(read(dir, WORKFLOW)).toContain(`uses: ${ACTION}`);
     expect(existsSync(join(dir, CONFIG))).toBe(true);
   });
 
@@ -216,12 +230,7 @@ describe('rag-gate init --shards', () => {
       with: { name: 'rag-gate-shard-${{ matrix.shard }}', path: 'shard-${{ matrix.shard }}.csv', overwrite: true },
     });
     expect(gate!.needs).toBe('eval');
-    expect(gate!.steps.map((step) => step.uses)).toEqual([
-      'actions/checkout@v4',
-      'actions/download-artifact@v4',
-      'rag-gate/rag-gate@v0',
-      'actions/upload-artifact@v4',
-    ]);
+    expect(gate!.steps.map((step) => step.uses)).toEqual(['actions/checkout@v4', 'actions/download-artifact@v4', ACTION, 'actions/upload-artifact@v4']);
     expect(gate!.steps[1]!.with).toEqual({ pattern: 'rag-gate-shard-*', path: 'results', 'merge-multiple': true });
     expect(gate!.steps[2]!.with).toEqual({ results: 'results/shard-*.csv' });
     expect(gate!.steps[3]).toMatchObject({ if: "github.event_name == 'push'", with: { name: 'rag-gate-results', overwrite: true } });
