@@ -3,13 +3,24 @@ import { SETTINGS } from '../core/catalog/settings.js';
 import { InputError } from '../core/errors.js';
 import { emptyFacts, type InitProposal, proposeFields, proposeSetup, type RecordFacts, tallyRecord } from '../core/init/proposal.js';
 import type { FieldMap } from '../core/record.js';
-import { INIT_CONFIG_FILE, INIT_WORKFLOW_FILE, initConfigText, initExistsError, initReportText, initWorkflowText, type InitLayout } from '../render/init.js';
+import {
+  INIT_CONFIG_FILE,
+  INIT_WORKFLOW_FILE,
+  initConfigText,
+  initConflictError,
+  initExistsError,
+  initReportText,
+  initWorkflowText,
+  type InitLayout,
+} from '../render/init.js';
 import { type ReadSummary, readResults } from '../sources/results.js';
 
 export { initExistsError };
 
 export interface InitRequest {
   readonly results: string;
+  /** The user's own mappings (`--field`), yours → ours. */
+  readonly fields: FieldMap;
   readonly dir: string;
   readonly shards: number;
   readonly branch: string;
@@ -48,22 +59,24 @@ export async function initPlan(request: InitRequest): Promise<InitPlan> {
   const given = new Map<string, number>();
   let first: Read | InputError;
   try {
-    first = await readTallied(request.results, new Map(), given);
+    first = await readTallied(request.results, request.fields, given);
   } catch (error) {
     // Unmapped fields may be all that is wrong (a `prompt` column for `question`): mapped, the file may read.
     if (!(error instanceof InputError) || given.size === 0) throw error;
     first = error;
   }
-  const { mappings } = proposeFields(given);
-  if (first instanceof InputError && mappings.length === 0) throw first;
+  const { mappings, conflicts } = proposeFields(given, request.fields);
+  const proposed = mappings.filter((mapping) => mapping.because !== 'given');
+  if (first instanceof InputError && proposed.length === 0) throw conflicts.length > 0 ? initConflictError(request.results, conflicts, first) : first;
   const read =
-    mappings.length === 0 && !(first instanceof InputError)
+    proposed.length === 0 && !(first instanceof InputError)
       ? first
       : await readTallied(request.results, new Map(mappings.map((mapping) => [mapping.yours, mapping.ours])));
   const proposal = proposeSetup({
     file: request.results,
     format: read.summary.format,
     given,
+    chosen: request.fields,
     facts: read.facts,
     scores: read.summary.scores.keys(),
     unread: read.summary.unknownFields.keys(),

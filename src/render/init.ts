@@ -1,7 +1,7 @@
 import { RESULTS_FORMATS } from '../core/catalog/formats.js';
 import type { SettingName } from '../core/catalog/settings.js';
-import { InputError } from '../core/errors.js';
-import type { CorrectnessProposal, InitProposal, RetrievalProposal } from '../core/init/proposal.js';
+import { type InputProblem, InputError } from '../core/errors.js';
+import type { CorrectnessProposal, FieldConflict, FieldMapping, InitProposal, RetrievalProposal } from '../core/init/proposal.js';
 import { F1_THRESHOLD, LEXICAL_RULE_SHARE, SHORT_ANSWER_TOKENS } from '../core/init/proposal.js';
 import { formatCorrectnessRule } from '../core/measures/generation/correctness.js';
 import { inertText } from './untrusted.js';
@@ -43,18 +43,20 @@ interface Decision {
   readonly undecided?: boolean;
 }
 
+const BECAUSE: Readonly<Record<FieldMapping['because'], string>> = {
+  synonym: "another tool's name for it",
+  spelling: 'the same name, spelled differently',
+  given: 'as you mapped it (--field)',
+};
+
 function fieldsDecision(proposal: InitProposal): Decision {
   const why: string[] = [];
   if (proposal.mappings.length === 0) why.push("every field rag-gate reads is under a name it knows (its own or another tool's): no mapping needed.");
   for (const mapping of proposal.mappings) {
-    why.push(
-      `"${shown(mapping.yours)}" is read as ${mapping.ours}: ${mapping.because === 'synonym' ? "another tool's name for it" : 'the same name, spelled differently'}.`,
-    );
+    why.push(`"${shown(mapping.yours)}" is read as ${mapping.ours}: ${BECAUSE[mapping.because]}.`);
   }
   for (const conflict of proposal.conflicts) {
-    why.push(
-      `could not decide which of ${conflict.yours.map((name) => `"${shown(name)}"`).join(', ')} is ${conflict.ours}: map one yourself (fields: {${conflict.ours}: YOUR_FIELD}).`,
-    );
+    why.push(conflictMessage(conflict));
   }
   if (proposal.unread.length > 0) why.push(`not read (no field of rag-gate's, not a number): ${proposal.unread.map((name) => `"${shown(name)}"`).join(', ')}.`);
   const yaml = proposal.mappings.length === 0 ? [] : ['fields:', ...proposal.mappings.map((mapping) => `  ${mapping.ours}: ${yamlScalar(mapping.yours)}`)];
@@ -365,4 +367,13 @@ export function initReportText(proposal: InitProposal, layout: InitLayout, writt
 /** The files that exist already: nothing is written without --force. */
 export function initExistsError(files: readonly string[]): InputError {
   return new InputError(files.map((file) => ({ file, message: 'exists already; rag-gate init writes nothing over it without --force (nothing was written)' })));
+}
+
+const conflictMessage = (conflict: FieldConflict) =>
+  `could not decide which of ${conflict.yours.map((name) => `"${shown(name)}"`).join(', ')} is ${conflict.ours}: map one with --field ${conflict.ours}=YOUR_FIELD.`;
+
+/** A file that does not read because init could not decide between its fields: those first, then the reader's problems. */
+export function initConflictError(file: string, conflicts: readonly FieldConflict[], read: InputError): InputError {
+  const problems: InputProblem[] = conflicts.map((conflict) => ({ file, field: conflict.ours, message: conflictMessage(conflict) }));
+  return new InputError([...problems, ...read.problems], problems.length + read.totalProblems);
 }

@@ -3,7 +3,17 @@ import type { ResultsFormat } from '../catalog/formats.js';
 import type { GateName } from '../catalog/gates.js';
 import { type CorrectnessRule, judgeCorrect } from '../measures/generation/correctness.js';
 import { answerTokens } from '../measures/generation/text.js';
-import { FIELD_ALIASES, FIELD_SYNONYMS, IGNORED_FIELDS, KNOWN_FIELDS, RECORD_FIELDS, type ResultRecord, scoreName, TOOL_SCORE_NAMES } from '../record.js';
+import {
+  FIELD_ALIASES,
+  type FieldMap,
+  FIELD_SYNONYMS,
+  IGNORED_FIELDS,
+  KNOWN_FIELDS,
+  RECORD_FIELDS,
+  type ResultRecord,
+  scoreName,
+  TOOL_SCORE_NAMES,
+} from '../record.js';
 
 /**
  * What `rag-gate init` proposes for a results file, as decisions with the facts behind them: the front end
@@ -90,8 +100,8 @@ export function tallyRecord(facts: RecordFacts, record: ResultRecord, byText: bo
 export interface FieldMapping {
   readonly ours: string;
   readonly yours: string;
-  /** Another tool's name for the field, or the same name spelled differently (case, separators, a slip). */
-  readonly because: 'synonym' | 'spelling';
+  /** Another tool's name for the field, the same name spelled differently (case, separators, a slip), or the user's `--field`. */
+  readonly because: 'synonym' | 'spelling' | 'given';
 }
 
 /** A field init could not place: several of the file's fields may mean the same one of ours. */
@@ -121,22 +131,24 @@ function meantField(name: string): { ours: string; because: FieldMapping['becaus
 }
 
 /**
- * The `fields` mappings for the file's field names that rag-gate does not read as they are, each named like one
- * of ours (another tool's name, or a spelling of ours). A field already given, a score another tool names, or a
- * field rag-gate reads past on purpose is left alone; two of the file's fields meaning one of ours are a conflict.
+ * The `fields` mappings: the user's own (`chosen`, yours → ours) first, then one for each of the file's field names
+ * that rag-gate does not read as they are and that is named like one of ours (another tool's name, or a spelling of
+ * ours). A field already given, a score another tool names, or a field rag-gate reads past on purpose is left
+ * alone; two of the file's fields meaning one of ours are a conflict, mapped to neither.
  */
-export function proposeFields(given: ReadonlyMap<string, number>): { mappings: FieldMapping[]; conflicts: FieldConflict[] } {
-  const read = new Set([...given.keys()].filter((name) => KNOWN_FIELDS.has(name)).map((name) => FIELD_ALIASES.get(name) ?? name));
+export function proposeFields(given: ReadonlyMap<string, number>, chosen: FieldMap = new Map()): { mappings: FieldMapping[]; conflicts: FieldConflict[] } {
+  const read = new Set([...given.keys()].filter((name) => KNOWN_FIELDS.has(name) && !chosen.has(name)).map((name) => FIELD_ALIASES.get(name) ?? name));
+  for (const ours of chosen.values()) read.add(ours);
   const wanted = new Map<string, { yours: string; because: FieldMapping['because'] }[]>();
   for (const name of given.keys()) {
-    if (KNOWN_FIELDS.has(name) || IGNORED_FIELDS.has(name)) continue;
+    if (chosen.has(name) || KNOWN_FIELDS.has(name) || IGNORED_FIELDS.has(name)) continue;
     const score = scoreName(name);
     if (score !== undefined && TOOL_SCORE_NAMES.has(score)) continue;
     const meant = meantField(name);
     if (meant === undefined || read.has(meant.ours) || !RECORD_FIELDS.includes(meant.ours)) continue;
     wanted.set(meant.ours, [...(wanted.get(meant.ours) ?? []), { yours: name, because: meant.because }]);
   }
-  const mappings: FieldMapping[] = [];
+  const mappings: FieldMapping[] = [...chosen].map(([yours, ours]) => ({ ours, yours, because: 'given' }));
   const conflicts: FieldConflict[] = [];
   for (const [ours, candidates] of wanted) {
     if (candidates.length === 1) mappings.push({ ours, ...candidates[0]! });
@@ -228,6 +240,8 @@ export function proposeSetup(input: {
   readonly file: string;
   readonly format: ResultsFormat;
   readonly given: ReadonlyMap<string, number>;
+  /** The user's own mappings (`--field`), yours → ours. */
+  readonly chosen?: FieldMap;
   readonly facts: RecordFacts;
   readonly scores: Iterable<string>;
   readonly unread: Iterable<string>;
@@ -236,7 +250,7 @@ export function proposeSetup(input: {
 }): InitProposal {
   const scores = [...input.scores];
   const scoreSet = new Set(scores);
-  const { mappings, conflicts } = proposeFields(input.given);
+  const { mappings, conflicts } = proposeFields(input.given, input.chosen);
   const retrieval = retrievalProposal(input.facts, scoreSet);
   const correctness = correctnessProposal(input.facts, scoreSet);
   const failOn: GateName[] = [];

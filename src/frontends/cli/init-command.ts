@@ -2,6 +2,9 @@ import { access, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { RESULTS_FORMATS_READ } from '../../core/catalog/formats.js';
+import { SETTINGS } from '../../core/catalog/settings.js';
+import { SettingError } from '../../core/errors.js';
+import type { FieldMap } from '../../core/record.js';
 import { initExistsError, initPlan } from '../../pipeline/init.js';
 import { writeFileAtomic } from '../../sources/write.js';
 import type { CommandContext } from './context.js';
@@ -20,8 +23,21 @@ function shardCount(text: string): number {
   return value;
 }
 
+const collect = (value: string, previous: readonly string[]) => [...previous, value];
+
+/** The --field mappings, parsed as the `fields` setting's are; a bad one names the option. */
+function fieldMap(given: readonly string[]): FieldMap {
+  try {
+    return SETTINGS.fields.parse(given.join('\n'));
+  } catch (error) {
+    if (error instanceof SettingError) throw new SettingError(`option --field: ${error.message}`);
+    throw error;
+  }
+}
+
 interface InitOptions {
   readonly results: string;
+  readonly field: readonly string[];
   readonly dir: string;
   readonly shards: number;
   readonly branch: string;
@@ -33,6 +49,7 @@ export function initCommand(context: CommandContext): Command {
   return new Command('init')
     .description('read a results file, propose the settings with the reasons, and write rag-gate.yml and the GitHub workflow')
     .requiredOption('--results <file>', `a results file your evaluation wrote (${RESULTS_FORMATS_READ}); its format is detected as eval detects it`)
+    .option('--field <ours=yours>', 'read your field as ours, where init cannot tell (repeatable): --field question=prompt', collect, [])
     .option('--dir <dir>', 'the repository root to write into', '.')
     .option('--shards <n>', 'run the pipeline as a matrix of n shards, gathered by a gate job', shardCount, 1)
     .option('--branch <name>', 'the default branch, whose push runs are the baseline', 'main')
@@ -41,6 +58,7 @@ export function initCommand(context: CommandContext): Command {
     .action(async (options: InitOptions) => {
       const plan = await initPlan({
         results: options.results,
+        fields: fieldMap(options.field),
         dir: options.dir,
         shards: options.shards,
         branch: options.branch,

@@ -31,6 +31,16 @@ describe('proposeFields', () => {
     expect(proposeFields(given('question', 'anwser')).mappings).toEqual([{ ours: 'answer', yours: 'anwser', because: 'spelling' }]);
   });
 
+  it("the user's own mappings come first and settle what they name", () => {
+    expect(proposeFields(given('prompt', 'Question', 'gold_answer'), new Map([['Question', 'question']]))).toEqual({
+      mappings: [
+        { ours: 'question', yours: 'Question', because: 'given' },
+        { ours: 'expected_answer', yours: 'gold_answer', because: 'synonym' },
+      ],
+      conflicts: [],
+    });
+  });
+
   it('two fields meaning one of ours are a conflict, mapped to neither', () => {
     expect(proposeFields(given('prompt', 'Question'))).toEqual({ mappings: [], conflicts: [{ ours: 'question', yours: ['prompt', 'Question'] }] });
   });

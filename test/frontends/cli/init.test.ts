@@ -146,6 +146,29 @@ describe('rag-gate init proposals', () => {
     expect(JSON.parse(evaluated.stdout).metrics.correct).toBe(1);
   });
 
+  it('two fields that could be one of ours: exit 2 saying so, and --field decides', async () => {
+    const dir = tempDir();
+    const records = Array.from({ length: 30 }, (_, i) => ({ id: `q${i}`, prompt: `Q${i}?`, Question: `Question ${i}?`, answer: 'A.' }));
+    const results = writeJsonl(dir, 'two.jsonl', records);
+    const run = await runCli(['init', '--results', results, '--dir', dir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n').slice(0, 3)).toEqual([
+      'rag-gate: error: bad input',
+      `${results}: question: could not decide which of "prompt", "Question" is question: map one with --field question=YOUR_FIELD.`,
+      // The reader's own hint follows: it sees one of the two.
+      `${results}:1: question: is required, and all 30 records lack it but carry "Question": did you mean "question"? Rename that field, or map it with --field question=Question (fields: {question: Question} in rag-gate.yml)`,
+    ]);
+    expect(readdirSync(dir)).toEqual(['two.jsonl']);
+    const decided = await runCli(['init', '--results', results, '--dir', dir, '--field', 'question=prompt']);
+    expect(decided.code, decided.stderr).toBe(0);
+    expect((parse(read(dir, CONFIG)) as { fields: unknown }).fields).toEqual({ question: 'prompt' });
+    expect(decided.stdout).toContain('"prompt" is read as question: as you mapped it (--field).');
+    expect(decided.stdout).toContain('not read (no field of rag-gate\'s, not a number): "Question".');
+    const bad = await runCli(['init', '--results', results, '--dir', dir, '--field', 'questoin=prompt']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('rag-gate: error: option --field: "questoin" is not a field of the results format; did you mean "question"?\n');
+  });
+
   it('says in the file and the output what it could not decide', async () => {
     const dir = tempDir();
     const results = writeJsonl(
