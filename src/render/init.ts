@@ -31,6 +31,9 @@ const shown = (name: string) => inertText(name, 120);
 /** A YAML scalar: plain when it is plainly one, double-quoted (JSON's escapes are YAML's) otherwise. */
 const yamlScalar = (value: string) => (/^[A-Za-z0-9_./][\w./@=>:*-]*$/.test(value) && !/: |:$/.test(value) ? value : JSON.stringify(value));
 
+/** `a`, `a or b`, `a, b or c`. */
+const orList = (items: readonly string[]) => items.join(', ').replace(/, ([^,]*)$/, ' or $1');
+
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** The lines saying why, for the config file (as comments) and the terminal alike. */
@@ -161,7 +164,7 @@ function gatesDecision(proposal: InitProposal): Decision {
     proposal.failOn.length === 0
       ? ['nothing above can be gated: every comparison would stop with an error until the records carry gold documents, answers or scores.']
       : [
-          `a significant drop (McNemar or a paired randomization test, Holm-corrected) in ${proposal.failOn.join(', ')} fails the check.`,
+          `a significant drop (McNemar or a paired randomization test, Holm-corrected) in ${orList(proposal.failOn)} fails the check.`,
           ...(scores.length > 0 ? ["A score gate is your tool's number, not calibrated here: naming it is the choice to gate on it."] : []),
           ...(reported.length > 0 ? [`Reported, not gated: ${reported.map((name) => `score:${name}`).join(', ')}.`] : []),
         ];

@@ -49,6 +49,7 @@ describe('rag-gate init on the shipped Ragas export', () => {
     expect(configText).toContain('#   no record has an id: the id is derived from the question text');
     expect(run.stdout).toContain("The file's context_recall score stands in for it (gated below).");
     expect(run.stdout).toContain('median 2 words');
+    expect(run.stdout).toContain('Holm-corrected) in score:context_recall or end-to-end fails the check.');
     expect(run.stdout).not.toContain('could not decide');
     expect(run.stdout).toContain('add `eval` (the eval job of the rag-gate workflow)');
     expect(run.stdout).toContain('/rag-gate.yml        @your-org/maintainers');
