@@ -35,6 +35,13 @@ module.exports = {
       to: { path: '^src/(render|pipeline|frontends)/' },
     },
     {
+      name: 'net-below-its-users',
+      comment: 'src/net sends the requests of the judge and the front ends (through the proxy the environment names); it knows none of them.',
+      severity: 'error',
+      from: { path: '^src/net/' },
+      to: { path: '^src/(sources|judge|render|pipeline|frontends)/' },
+    },
+    {
       name: 'render-makes-words-only',
       comment: 'Renderers turn core results into text; they read no source and call no judge (types only).',
       severity: 'error',

@@ -37,15 +37,32 @@ const entryUrl = {
  * Modules the bundle replaces, each only reachable through code rag-gate never runs: every run evaluates what is
  * bundled, and these were a third of the action's bundle and a tenth of its start-up.
  * - `@actions/http-client`: `@actions/core` imports it for its OIDC token (`getIDToken`), which rag-gate never asks
- *   for; it loads undici, tunnel, http and https. rag-gate's own requests go through Node's built-in fetch.
+ *   for; it loads undici, tunnel, http and https.
+ * - `@actions/http-client` and undici as `@actions/github` imports them: for the defaults of getOctokit's client,
+ *   an agent and a fetch through a proxy decided once for the API's host, which it builds when loaded (undici is
+ *   0.03 s to load). rag-gate always gives getOctokit its own fetch (src/net/fetch.ts: the same rule, applied to
+ *   each request, the artifact's redirect too), so these defaults are never used: the stand-ins build none, and
+ *   the fetch throws should anything call it. undici itself is bundled for src/net/fetch.ts, which loads it on
+ *   its first request.
  * - zod's locales: zod registers English itself; the others are only reached through `z.locales`.
  */
 const NO_HTTP_CLIENT = "throw new Error('rag-gate does not bundle @actions/http-client (getIDToken)');";
+const NO_GITHUB_FETCH = "throw new Error('rag-gate gives getOctokit its own fetch (src/net/fetch.ts)');";
 const STUBS = [
   {
     path: /^@actions\/http-client(\/lib\/auth)?$/,
     importer: /@actions[\\/]core[\\/]/,
     contents: `export class HttpClient { constructor() { ${NO_HTTP_CLIENT} } }\nexport class BearerCredentialHandler { constructor() { ${NO_HTTP_CLIENT} } }`,
+  },
+  {
+    path: /^@actions\/http-client$/,
+    importer: /@actions[\\/]github[\\/]lib[\\/]internal[\\/]utils\.js$/,
+    contents: 'export class HttpClient { getAgent() { return undefined; } getAgentDispatcher() { return undefined; } }',
+  },
+  {
+    path: /^undici$/,
+    importer: /@actions[\\/]github[\\/]lib[\\/]internal[\\/]utils\.js$/,
+    contents: `export function fetch() { ${NO_GITHUB_FETCH} }`,
   },
   {
     path: /^\.\.\/locales\/index\.js$/,

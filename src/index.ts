@@ -1,7 +1,7 @@
 // First, to run before any other module: see there.
 import './pipeline/young-generation.js';
-import { readFileSync } from 'node:fs';
 import * as core from '@actions/core';
+import { context } from '@actions/github';
 import { type ActionRuntime, runAction } from './frontends/github/run.js';
 import { actionSecrets, redactingRuntime } from './frontends/github/redacting-runtime.js';
 import { redactor } from './core/redact.js';
@@ -20,14 +20,11 @@ else {
     {
       getInput: (name) => core.getInput(name),
       env: process.env,
-      readEventPayload: () => {
-        const eventPath = process.env.GITHUB_EVENT_PATH;
-        return eventPath ? JSON.parse(readFileSync(eventPath, 'utf8')) : {};
-      },
+      context,
       createApi: (options) =>
         createGitHubApi({
           ...options,
-          baseUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+          baseUrl: context.apiUrl || 'https://api.github.com',
           retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || undefined,
           log: (message) => runtime.info(message),
         }),

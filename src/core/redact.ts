@@ -48,3 +48,45 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
     return redacted.replace(GITHUB_TOKEN, REDACTED).replace(URL_USERINFO, `$1${REDACTED}@`);
   };
 }
+
+/** The variables that name a proxy, in both cases (src/net/fetch.ts reads them). */
+export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
+
+/** Base64 of a string's UTF-8 bytes, without Buffer (the core uses no Node module). */
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * The credentials of the proxy variables' URLs, in each form a message could hold them: the password as written
+ * (percent-encoded) and decoded, `user:password`, and the Proxy-Authorization value they are sent as. A variable
+ * that is not a URL holds none that could be told apart (URL_USERINFO still blanks a `scheme://…@` in any text).
+ */
+export function proxySecrets(env: Readonly<Record<string, string | undefined>>): string[] {
+  const secrets: string[] = [];
+  for (const name of PROXY_VARIABLES) {
+    const value = env[name]?.trim() ?? '';
+    if (value === '') continue;
+    let url: URL;
+    try {
+      url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    } catch {
+      continue;
+    }
+    if (url.username === '' && url.password === '') continue;
+    const decoded = (text: string) => {
+      try {
+        return decodeURIComponent(text);
+      } catch {
+        return text;
+      }
+    };
+    const user = decoded(url.username);
+    const password = decoded(url.password);
+    const token = base64(`${user}:${password}`);
+    secrets.push(url.password, password, `${url.username}:${url.password}`, `${user}:${password}`, token, `Basic ${token}`);
+  }
+  return [...new Set(secrets)].filter((secret) => secret !== '' && secret !== ':');
+}

@@ -71,7 +71,10 @@ export interface JudgeClientOptions {
   readonly cache?: JudgeCache;
   readonly random?: () => number;
   readonly clock?: JudgeClock;
-  /** How requests are sent; default the global fetch (read at each call). Every request of the judge goes through it. */
+  /**
+   * How requests are sent; default the global fetch (read at each call). Every request of the judge goes through
+   * it: createJudgeClient gives src/net/fetch.ts's, through the proxy the environment names.
+   */
   readonly fetch?: typeof fetch;
 }
 

@@ -4,6 +4,7 @@ import { JudgeCache } from './cache.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, JudgeClient } from './client.js';
 import { JudgeSetupError } from './errors.js';
 import { DEFAULT_POLL_MS } from './batch.js';
+import { proxyFetch } from '../net/fetch.js';
 
 /** How to reach and use the judge; the key and (unless given) the base URL come from the environment. */
 export interface JudgeSettings {
@@ -84,6 +85,7 @@ export function createJudgeClient(settings: JudgeSettings, env: NodeJS.ProcessEn
     rpm: settings.rpm,
     tpm: settings.tpm,
     cache: settings.cache === false ? undefined : new JudgeCache(settings.cache),
+    fetch: proxyFetch,
   });
 }
 

@@ -11,7 +11,7 @@ import {
   noArtifactReason,
   noPushRunReason,
 } from '../../pipeline/baseline-words.js';
-import type { EventInfo } from './event.js';
+import { type EventInfo, serverUrl } from './event.js';
 import { apiFailure, type GitHubApi, httpStatus, type PullRequestRef, type WorkflowRun } from './github.js';
 import type { ActionRuntime } from './runtime.js';
 import { inflateEntry, type ZipEntry, zipEntries } from './zip.js';
@@ -306,7 +306,7 @@ export async function findBaseline(
     pullRequest,
     producerRunId: event.producerRunId,
     repository,
-    serverUrl: runtime.env.GITHUB_SERVER_URL || 'https://github.com',
+    serverUrl: serverUrl(runtime.context),
     artifactName: settings['baseline-artifact'],
     maxAgeDays: settings['baseline-max-age-days'],
     resultNames: context.headInputs.map((file) => basename(file)),

@@ -1,4 +1,5 @@
 import type { GitHubApi, PullRequestRef } from './github.js';
+import type { ActionContext } from './runtime.js';
 
 /** What the action needs to know about the event that triggered it. */
 export interface EventInfo {
@@ -17,9 +18,11 @@ type Json = Record<string, unknown>;
 
 const record = (value: unknown): Json => (typeof value === 'object' && value !== null ? (value as Json) : {});
 
-/** Reads the event payload (the JSON at GITHUB_EVENT_PATH) into what the action uses. */
-export function readEvent(eventName: string, payload: unknown, runId: number): EventInfo {
-  const body = record(payload);
+/** Reads the event (its payload, which @actions/github's context read from GITHUB_EVENT_PATH) into what the action uses. */
+export function readEvent(context: Pick<ActionContext, 'eventName' | 'payload' | 'runId'>): EventInfo {
+  const eventName = context.eventName ?? '';
+  const runId = Number.isInteger(context.runId) ? context.runId : 0;
+  const body = record(context.payload);
   if (eventName === 'pull_request' || eventName === 'pull_request_target') {
     const pull = record(body.pull_request);
     const base = record(pull.base);
@@ -72,8 +75,23 @@ export async function resolvePullRequest(api: GitHubApi, event: EventInfo, prNum
   return null;
 }
 
-/** This workflow run's page, from the variables the runner sets. */
-export function runUrl(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return undefined;
-  return `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+/** GitHub's web address: GITHUB_SERVER_URL, a GitHub Enterprise Server's own, or github.com's. */
+export function serverUrl(context: Pick<ActionContext, 'serverUrl'>): string {
+  return (context.serverUrl || 'https://github.com').replace(/\/+$/, '');
+}
+
+/** This workflow run's page on GitHub (GitHub Enterprise Server's, where it runs there). */
+export function runUrl(context: ActionContext): string | undefined {
+  const { owner, repo } = repository(context);
+  if (owner === '' || !Number.isInteger(context.runId) || context.runId <= 0) return undefined;
+  return `${serverUrl(context)}/${owner}/${repo}/actions/runs/${context.runId}`;
+}
+
+/** The repository the run belongs to (GITHUB_REPOSITORY, else the payload's), or empty names where neither says. */
+export function repository(context: Pick<ActionContext, 'repo'>): { owner: string; repo: string } {
+  try {
+    return context.repo;
+  } catch {
+    return { owner: '', repo: '' };
+  }
 }

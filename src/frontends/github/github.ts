@@ -1,7 +1,8 @@
-import { Octokit } from '@octokit/core';
-import { paginateRest } from '@octokit/plugin-paginate-rest';
+import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import type { RestEndpointMethodTypes } from '@octokit/rest';
+import { proxyFetch } from '../../net/fetch.js';
 
 /** The slice of the GitHub REST API the action uses; tests pass a fake or point the real one at a loopback server. */
 export interface GitHubApi {
@@ -134,12 +135,13 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 /**
  * fetch with a deadline per request, the body included, so that a stalled API or artifact download cannot hang
  * the job. Octokit's request options take one AbortSignal for the client's whole life, hence a fetch of our own.
+ * Through the proxy the environment names (src/net/fetch.ts), the artifact's redirect to blob storage included.
  */
 function fetchWithTimeout(timeoutMs: number): typeof fetch {
   return async (input, init) => {
     const deadline = AbortSignal.timeout(timeoutMs);
     try {
-      const response = await fetch(input, { ...init, signal: deadline });
+      const response = await proxyFetch(input, { ...init, signal: deadline });
       const body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
       const read = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
       // The URL after redirects, which Octokit reports; a constructed Response has none.
@@ -161,14 +163,9 @@ function idNumber(id: number | bigint): number {
   throw new Error(`GitHub returned the id ${id}, beyond the 2^53 that rag-gate reads exactly`);
 }
 
-/**
- * Octokit's core with pagination, not @octokit/rest: its method per endpoint comes from a map of every GitHub
- * endpoint that it builds when loaded (0.01 s of every run, measured), for the 16 routes called here.
- */
-const RestClient = Octokit.plugin(paginateRest, retry, throttling);
-
 export interface ClientOptions {
   readonly token: string;
+  /** The API's root, under a path prefix on GitHub Enterprise Server (https://ghe.example.com/api/v3). */
   readonly baseUrl: string;
   readonly owner: string;
   readonly repo: string;
@@ -181,10 +178,6 @@ export interface ClientOptions {
   readonly log?: (message: string) => void;
 }
 
-/**
- * The GitHub API through Octokit, retrying transient failures and rate limits a bounded number of times, every
- * request with a timeout.
- */
 /** Who wrote a comment or an issue, as isOwnComment reads it. */
 function authorship(item: { user?: { login: string; type: string } | null; performed_via_github_app?: { slug?: string } | null }): {
   authorLogin: string;
@@ -194,37 +187,62 @@ function authorship(item: { user?: { login: string; type: string } | null; perfo
   return { authorLogin: item.user?.login ?? '', authorType: item.user?.type ?? '', appSlug: item.performed_via_github_app?.slug ?? null };
 }
 
+/** A workflow run as the API lists it. */
+type RunData = RestEndpointMethodTypes['actions']['listWorkflowRuns']['response']['data']['workflow_runs'][number];
+
+/**
+ * The GitHub API through @actions/github's getOctokit (its REST endpoint methods and pagination, with the retry
+ * and throttling plugins), retrying transient failures and rate limits a bounded number of times, every request
+ * through the proxy the environment names and with a timeout.
+ */
 export function createGitHubApi(options: ClientOptions): GitHubApi {
   const retries = options.retries ?? 3;
   const log = options.log ?? (() => {});
-  const octokit = new RestClient({
-    auth: options.token,
-    // Octokit logs every failed request; the expected ones (GET /user with GITHUB_TOKEN) would read as errors.
-    log: { debug: () => {}, info: () => {}, warn: log, error: () => {} },
-    baseUrl: options.baseUrl,
-    userAgent: 'rag-gate',
-    request: { fetch: fetchWithTimeout(options.timeoutMs) },
-    retry: { retries, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 451] },
-    throttle: {
-      onRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
-        log(`GitHub rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
-        return retryCount < retries;
-      },
-      onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
-        log(`GitHub secondary rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
-        return retryCount < retries;
+  // getOctokit's own fetch (its proxy decided once, for the API's host) gives way to ours: a deadline per request,
+  // and the proxy decided per request, so that the artifact's redirect to another host follows no_proxy too.
+  const octokit = getOctokit(
+    options.token,
+    {
+      // Octokit logs every failed request; the expected ones (GET /user with GITHUB_TOKEN) would read as errors.
+      log: { debug: () => {}, info: () => {}, warn: log, error: () => {} },
+      baseUrl: options.baseUrl,
+      userAgent: 'rag-gate',
+      request: { fetch: fetchWithTimeout(options.timeoutMs) },
+      retry: { retries, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 451] },
+      throttle: {
+        onRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
+          log(`GitHub rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
+          return retryCount < retries;
+        },
+        onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
+          log(`GitHub secondary rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
+          return retryCount < retries;
+        },
       },
     },
-  });
+    retry,
+    throttling,
+  );
+  const { rest } = octokit;
   const { owner, repo } = options;
+
+  const runOf = (run: RunData): WorkflowRun => ({
+    id: idNumber(run.id),
+    runNumber: run.run_number,
+    headSha: run.head_sha,
+    createdAt: run.created_at,
+    headRepository: run.head_repository?.full_name ?? '',
+    url: run.html_url,
+  });
 
   return {
     async getWorkflowId(runId) {
-      const { data } = await octokit.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}', { owner, repo, run_id: runId });
+      const { data } = await rest.actions.getWorkflowRun({ owner, repo, run_id: runId });
       return data.workflow_id;
     },
     async listSuccessfulPushRuns(workflowId, branch, since) {
-      const { data } = await octokit.request('GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', {
+      // One page, the 100 newest: the searches read no further back.
+      const { data } = await rest.actions.listWorkflowRuns({
         owner,
         repo,
         workflow_id: workflowId,
@@ -235,60 +253,44 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
         created: `>=${since.toISOString().replace(/\.\d+Z$/, 'Z')}`,
         per_page: 100,
       });
-      return data.workflow_runs.map((run) => ({
-        id: idNumber(run.id),
-        runNumber: run.run_number,
-        headSha: run.head_sha,
-        createdAt: run.created_at,
-        headRepository: run.head_repository?.full_name ?? '',
-        url: run.html_url,
-      }));
+      return data.workflow_runs.map(runOf);
     },
     async mergeBase(base, head) {
-      const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { owner, repo, basehead: `${base}...${head}`, per_page: 1 });
+      const { data } = await rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 1 });
       return data.merge_base_commit?.sha ?? null;
     },
     async findArtifact(runId, name) {
-      const { data } = await octokit.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', { owner, repo, run_id: runId, name, per_page: 100 });
+      const { data } = await rest.actions.listWorkflowRunArtifacts({ owner, repo, run_id: runId, name, per_page: 100 });
       const artifact = data.artifacts.find((a) => a.name === name && !a.expired);
       return artifact ? { id: artifact.id, name: artifact.name } : null;
     },
     async findNewestArtifact(name) {
-      const { data } = await octokit.request('GET /repos/{owner}/{repo}/actions/artifacts', { owner, repo, name, per_page: 100 });
+      const { data } = await rest.actions.listArtifactsForRepo({ owner, repo, name, per_page: 100 });
       const newest = data.artifacts
         .filter((a) => a.name === name && !a.expired)
         .sort((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? '') || b.id - a.id)[0];
       return newest === undefined ? null : { id: newest.id, name: newest.name, runId: newest.workflow_run?.id ?? null, createdAt: newest.created_at ?? '' };
     },
     async downloadArtifact(artifactId) {
-      const { data } = await octokit.request('GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', {
-        owner,
-        repo,
-        artifact_id: artifactId,
-        archive_format: 'zip',
-      });
+      // GitHub answers with a redirect to the storage's signed URL, on another host: fetch follows it.
+      const { data } = await rest.actions.downloadArtifact({ owner, repo, artifact_id: artifactId, archive_format: 'zip' });
       return new Uint8Array(data as ArrayBuffer);
     },
     async listComments(issueNumber) {
-      const comments = await octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-        owner,
-        repo,
-        issue_number: issueNumber,
-        per_page: 100,
-      });
+      const comments = await octokit.paginate(rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
       return comments.map((c) => ({ id: c.id, body: c.body ?? '', ...authorship(c), url: c.html_url, updatedAt: c.updated_at }));
     },
     async createComment(issueNumber, body) {
-      const { data } = await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner, repo, issue_number: issueNumber, body });
+      const { data } = await rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
       return { id: idNumber(data.id), url: data.html_url };
     },
     async updateComment(commentId, body) {
-      const { data } = await octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner, repo, comment_id: commentId, body });
+      const { data } = await rest.issues.updateComment({ owner, repo, comment_id: commentId, body });
       return { id: idNumber(data.id), url: data.html_url };
     },
     async authenticatedLogin() {
       try {
-        const { data } = await octokit.request('GET /user');
+        const { data } = await rest.users.getAuthenticated();
         return data.login;
       } catch (error) {
         const status = httpStatus(error);
@@ -297,22 +299,16 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       }
     },
     async findPullRequest(headOwner, headBranch, headSha) {
-      const { data } = await octokit.request('GET /repos/{owner}/{repo}/pulls', {
-        owner,
-        repo,
-        state: 'open',
-        head: `${headOwner}:${headBranch}`,
-        per_page: 100,
-      });
+      const { data } = await rest.pulls.list({ owner, repo, state: 'open', head: `${headOwner}:${headBranch}`, per_page: 100 });
       const pull = data.find((p) => p.head.sha === headSha) ?? data[0];
       return pull ? { number: pull.number, baseRef: pull.base.ref, baseSha: pull.base.sha, headSha: pull.head.sha } : null;
     },
     async getPullRequest(issueNumber) {
-      const { data } = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner, repo, pull_number: issueNumber });
+      const { data } = await rest.pulls.get({ owner, repo, pull_number: issueNumber });
       return { number: data.number, baseRef: data.base.ref, baseSha: data.base.sha, headSha: data.head.sha };
     },
     async createCommitStatus(sha, status) {
-      await octokit.request('POST /repos/{owner}/{repo}/statuses/{sha}', {
+      await rest.repos.createCommitStatus({
         owner,
         repo,
         sha,
@@ -324,7 +320,7 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
     },
     async getFileAt(path, ref) {
       try {
-        const { data } = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { owner, repo, path, ref, mediaType: { format: 'raw' } });
+        const { data } = await rest.repos.getContent({ owner, repo, path, ref, mediaType: { format: 'raw' } });
         return typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data as unknown as ArrayBuffer);
       } catch (error) {
         if (httpStatus(error) === 404) return null;
@@ -332,12 +328,7 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       }
     },
     async listLabelEvents(issueNumber, label) {
-      const events = await octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
-        owner,
-        repo,
-        issue_number: issueNumber,
-        per_page: 100,
-      });
+      const events = await octokit.paginate(rest.issues.listEvents, { owner, repo, issue_number: issueNumber, per_page: 100 });
       // The label events' own shape: the description's union of every event kind has no common `label`.
       return (events as { event: string; label?: { name?: string }; actor?: { login: string } | null; created_at: string }[]).flatMap((event) =>
         (event.event === 'labeled' || event.event === 'unlabeled') && event.label?.name === label
@@ -346,21 +337,21 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       );
     },
     async getPermission(login) {
-      const { data } = await octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { owner, repo, username: login });
+      const { data } = await rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: login });
       return data.permission;
     },
     async listOpenIssues(label) {
-      const issues = await octokit.paginate('GET /repos/{owner}/{repo}/issues', { owner, repo, labels: label, state: 'open', per_page: 100 });
+      const issues = await octokit.paginate(rest.issues.listForRepo, { owner, repo, labels: label, state: 'open', per_page: 100 });
       return issues
         .filter((issue) => issue.pull_request === undefined)
         .map((issue) => ({ number: issue.number, title: issue.title, body: issue.body ?? '', ...authorship(issue), url: issue.html_url }));
     },
     async createIssue(title, body, labels) {
-      const { data } = await octokit.request('POST /repos/{owner}/{repo}/issues', { owner, repo, title, body, labels: [...labels] });
+      const { data } = await rest.issues.create({ owner, repo, title, body, labels: [...labels] });
       return { number: data.number, url: data.html_url };
     },
     async updateIssue(issueNumber, change) {
-      const { data } = await octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
+      const { data } = await rest.issues.update({
         owner,
         repo,
         issue_number: issueNumber,

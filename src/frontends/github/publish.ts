@@ -64,7 +64,7 @@ export function publication(
       marker: commentMarker(settings['comment-tag']),
       stateMarkers: run.stateMarkers,
       reportLink: 'the `report-json` output',
-      runUrl: runUrl(runtime.env),
+      runUrl: runUrl(runtime.context),
       summaryMaxBytes: SUMMARY_MAX_BYTES,
     },
     commentOn: settings.comment !== 'never' && run.event.eventName !== 'push' ? run.pullRequest : null,

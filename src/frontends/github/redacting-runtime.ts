@@ -1,4 +1,4 @@
-import { redactor } from '../../core/redact.js';
+import { proxySecrets, redactor } from '../../core/redact.js';
 import type { GitHubApi } from './github.js';
 import type { ActionRuntime } from './runtime.js';
 
@@ -8,9 +8,13 @@ import type { ActionRuntime } from './runtime.js';
  */
 const SECRET_VARIABLES = ['GITHUB_TOKEN', 'OPENAI_API_KEY', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'] as const;
 
-/** The secrets of this run: the `github-token` input and the credential variables of the environment that are set. */
+/**
+ * The secrets of this run: the `github-token` input, the credential variables of the environment that are set,
+ * and the credentials in the proxy variables' URLs.
+ */
 export function actionSecrets(githubToken: string, env: Readonly<Record<string, string | undefined>>): string[] {
-  return [githubToken, ...SECRET_VARIABLES.map((name) => env[name] ?? '')].map((secret) => secret.trim()).filter((secret) => secret !== '');
+  const given = [githubToken, ...SECRET_VARIABLES.map((name) => env[name] ?? '')].map((secret) => secret.trim()).filter((secret) => secret !== '');
+  return [...given, ...proxySecrets(env)];
 }
 
 /**
@@ -71,7 +75,7 @@ export function redactingRuntime(runtime: ActionRuntime, secrets: readonly strin
   return {
     getInput: (name) => runtime.getInput(name),
     env: runtime.env,
-    readEventPayload: () => runtime.readEventPayload(),
+    context: runtime.context,
     createApi: (options) => {
       if (!known.includes(options.token)) redact = redactor((known = [...known, options.token]));
       return redactingApi(runtime.createApi(options), (text) => redact(text));

@@ -9,7 +9,7 @@ import { resultFiles } from '../../pipeline/files.js';
 import { compareReport, type Report, type ReportRequest, stoppedStatus } from '../../pipeline/report.js';
 import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import { findBaseline, invalidArtifactResults } from './baseline.js';
-import { type EventInfo, readEvent, resolvePullRequest, runUrl } from './event.js';
+import { type EventInfo, readEvent, repository, resolvePullRequest, runUrl } from './event.js';
 import { type HeldGate, heldGate } from './gate.js';
 import type { GitHubApi, PullRequestRef } from './github.js';
 import { checkHistoryName, pullRequestHistory, pushHistory, recordPush } from './history.js';
@@ -43,10 +43,9 @@ async function run(runtime: ActionRuntime): Promise<void> {
   const { origins } = head;
   const logged = INPUT_NAMES.filter((name) => name !== 'github-token');
   runtime.info(`rag-gate settings:\n${settingsText(logged, head)}`);
-  const env = runtime.env;
-  const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  const { owner, repo } = repository(runtime.context);
   const api = runtime.createApi({ token: head.settings['github-token'], owner, repo, timeoutMs: head.settings['api-timeout-seconds'] * 1000 });
-  const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
+  const event = readEvent(runtime.context);
   const pullRequest = await resolvePullRequest(api, event, head.settings['pr-number']).catch((error: unknown) => {
     runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage(error)}`);
     return null;
@@ -54,12 +53,12 @@ async function run(runtime: ActionRuntime): Promise<void> {
   // A pull request runs under its base branch's gate: its own changes to it are shown, and loosenings wait for approval.
   const gate = pullRequest === null ? null : await heldGate(runtime, api, given, head, pullRequest);
   const settings = gate?.settings ?? head.settings;
-  if (settings.mode === 'monitor') return runMonitor(runtime, api, settings, origins, runUrl(env));
+  if (settings.mode === 'monitor') return runMonitor(runtime, api, settings, origins, runUrl(runtime.context));
   if (settings.results === undefined)
     throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
   const headInputs = await resultFiles(settings.results, 'results', origins.results);
   if (settings.mode === 'release') return runRelease(runtime, api, settings, origins);
-  const status = statusTarget(event, pullRequest, settings['comment-tag'], env);
+  const status = statusTarget(event, pullRequest, settings['comment-tag'], runUrl(runtime.context));
   const context = { api, event, pullRequest, repository: `${owner}/${repo}`, headInputs, gate };
   const report = await compareAndReport(runtime, settings, origins.baseline, context).catch(async (error: unknown) => {
     // judge-mode batch: the batch is submitted (or still running); nothing to compare until a later run collects it.

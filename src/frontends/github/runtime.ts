@@ -1,3 +1,4 @@
+import type { context } from '@actions/github';
 import type { GitHubApi } from './github.js';
 import type { InputName } from './inputs.js';
 
@@ -5,8 +6,8 @@ import type { InputName } from './inputs.js';
 export interface ActionRuntime {
   getInput(name: InputName): string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The event payload (GitHub writes it to GITHUB_EVENT_PATH). */
-  readEventPayload(): unknown;
+  /** The run's context as @actions/github reads it from the runner's variables and GITHUB_EVENT_PATH. */
+  readonly context: ActionContext;
   createApi(options: { token: string; owner: string; repo: string; timeoutMs: number }): GitHubApi;
   info(message: string): void;
   warning(message: string, title?: string): void;
@@ -19,3 +20,9 @@ export interface ActionRuntime {
   /** The bundled entry file, to read the base run on a reader thread; without it both runs are read on this thread. */
   readonly readerEntry?: URL;
 }
+
+/**
+ * What the action reads of @actions/github's `context`: the event and its payload, the run, the repository, and
+ * GitHub's web address (GITHUB_SERVER_URL, a GitHub Enterprise Server's own) for the links it writes.
+ */
+export type ActionContext = Pick<typeof context, 'eventName' | 'payload' | 'runId' | 'repo' | 'serverUrl'>;

@@ -19,12 +19,12 @@ export interface StatusTarget {
  * and other events that are not pull_request), and then on the commit whose results these are: a workflow_run's
  * head, not the pull request's newest commit, which may not have been measured yet.
  */
-export function statusTarget(event: EventInfo, pullRequest: PullRequestRef | null, tag: string, env: ActionRuntime['env']): StatusTarget | null {
-  if (event.eventName === 'pull_request' || pullRequest === null) return null;
+export function statusTarget(event: EventInfo, pullRequest: PullRequestRef | null, tag: string, runUrl: string | undefined): StatusTarget | null {
+  if (event.eventName === 'pull_request' || pullRequest === null || runUrl === undefined) return null;
   return {
     sha: event.workflowRunHead?.sha || pullRequest.headSha,
     context: `rag-gate/${tag}`,
-    targetUrl: `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`,
+    targetUrl: runUrl,
   };
 }
 

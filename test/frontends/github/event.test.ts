@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readEvent } from '../../../src/frontends/github/event.js';
+import type { ActionContext } from '../../../src/frontends/github/runtime.js';
 import { BASE_SHA, HEAD_SHA, pullRequestPayload } from './fakes.js';
+
+/** readEvent on a context as @actions/github reads it: the event's name, its payload, the run's id. */
+const read = (eventName: string, payload: unknown, runId: number) => readEvent({ eventName, payload: payload as ActionContext['payload'], runId });
 
 describe('readEvent', () => {
   it.each(['pull_request', 'pull_request_target'])('reads the pull request of a %s event', (eventName) => {
-    expect(readEvent(eventName, pullRequestPayload(42), 5000)).toEqual({
+    expect(read(eventName, pullRequestPayload(42), 5000)).toEqual({
       eventName,
       pullRequest: { number: 42, baseRef: 'main', baseSha: BASE_SHA, headSha: HEAD_SHA },
       workflowRunHead: null,
@@ -25,7 +29,7 @@ describe('readEvent', () => {
   });
 
   it('reads a workflow_run with pull_requests: the first one, and the triggering run as the producer', () => {
-    const event = readEvent('workflow_run', workflowRun([{ number: 7, base: { ref: 'main', sha: BASE_SHA }, head: { ref: 'feature', sha: HEAD_SHA } }]), 5000);
+    const event = read('workflow_run', workflowRun([{ number: 7, base: { ref: 'main', sha: BASE_SHA }, head: { ref: 'feature', sha: HEAD_SHA } }]), 5000);
     expect(event).toEqual({
       eventName: 'workflow_run',
       pullRequest: { number: 7, baseRef: 'main', baseSha: BASE_SHA, headSha: HEAD_SHA },
@@ -36,7 +40,7 @@ describe('readEvent', () => {
   });
 
   it('reads a workflow_run without pull_requests (a fork): no pull request, but the head to find it by', () => {
-    const event = readEvent('workflow_run', workflowRun([]), 5000);
+    const event = read('workflow_run', workflowRun([]), 5000);
     expect(event).toEqual({
       eventName: 'workflow_run',
       pullRequest: null,
@@ -48,7 +52,7 @@ describe('readEvent', () => {
 
   it("reads a push: no pull request, this run is the producer, the pushed branch is the history's", () => {
     const push = { ref: 'refs/heads/release/2.x', before: BASE_SHA, after: HEAD_SHA, repository: { full_name: 'octo/shop' } };
-    expect(readEvent('push', push, 5000)).toEqual({
+    expect(read('push', push, 5000)).toEqual({
       eventName: 'push',
       pullRequest: null,
       workflowRunHead: null,
@@ -58,17 +62,17 @@ describe('readEvent', () => {
   });
 
   it('a pushed tag is no branch: it keeps no history', () => {
-    expect(readEvent('push', { ref: 'refs/tags/v1.2.0' }, 5000).pushedBranch).toBeNull();
+    expect(read('push', { ref: 'refs/tags/v1.2.0' }, 5000).pushedBranch).toBeNull();
   });
 
   it('survives an empty payload', () => {
-    expect(readEvent('workflow_dispatch', { ref: 'refs/heads/main' }, 1)).toEqual({
+    expect(read('workflow_dispatch', { ref: 'refs/heads/main' }, 1)).toEqual({
       eventName: 'workflow_dispatch',
       pullRequest: null,
       workflowRunHead: null,
       producerRunId: 1,
       pushedBranch: null,
     });
-    expect(readEvent('workflow_run', null, 1).pullRequest).toBeNull();
+    expect(read('workflow_run', null, 1).pullRequest).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { strToU8, zipSync } from 'fflate';
 import type { ActionRuntime } from '../../../src/frontends/github/run.js';
+import type { ActionContext } from '../../../src/frontends/github/runtime.js';
 import type { CommitStatus, GitHubApi, Issue, IssueComment, LabelEvent, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
 import type { InputName } from '../../../src/frontends/github/inputs.js';
 import { writeFileAtomic } from '../../../src/sources/write.js';
@@ -264,18 +265,26 @@ export interface FakeRuntimeOptions {
 
 export const NOW = new Date('2026-11-20T12:00:00Z');
 
+/** @actions/github's context as it reads these variables and this payload (its getter `repo` as a value). */
+export function fakeContext(env: Readonly<Record<string, string | undefined>>, payload: unknown): ActionContext {
+  const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    payload: payload as ActionContext['payload'],
+    runId: Number.parseInt(env.GITHUB_RUN_ID ?? '', 10),
+    repo: { owner, repo },
+    serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+  };
+}
+
 /** A runtime that records what the action reports; the API is the one given, whatever the token. */
 export function fakeRuntime(options: FakeRuntimeOptions): FakeRun {
   const run: Omit<FakeRun, 'runtime'> = { outputs: new Map(), failures: [], warnings: [], infos: [], summaries: [], apiOptions: [] };
+  const env = { GITHUB_REPOSITORY: 'octo/shop', GITHUB_EVENT_NAME: options.eventName ?? 'pull_request', GITHUB_RUN_ID: '5000', ...options.env };
   const runtime: ActionRuntime = {
     getInput: (name) => options.inputs[name] ?? (name === 'github-token' ? 'fake-token' : ''),
-    env: {
-      GITHUB_REPOSITORY: 'octo/shop',
-      GITHUB_EVENT_NAME: options.eventName ?? 'pull_request',
-      GITHUB_RUN_ID: '5000',
-      ...options.env,
-    },
-    readEventPayload: () => options.eventPayload ?? pullRequestPayload(),
+    env,
+    context: fakeContext(env, options.eventPayload ?? pullRequestPayload()),
     createApi: (apiOptions) => {
       run.apiOptions.push(apiOptions);
       return options.api;

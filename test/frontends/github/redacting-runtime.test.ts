@@ -78,4 +78,15 @@ describe('the redacting runtime', () => {
     ]);
     expect(actionSecrets('', {})).toEqual([]);
   });
+
+  it("takes the proxy variables' credentials, in every form they could be echoed, and blanks them in what leaves", () => {
+    const env = { https_proxy: 'http://corp%5Cjane:s3cr%40t-pass-99@proxy.corp:3128', HTTP_PROXY: 'proxy.corp:8080', http_proxy: 'not a url://' };
+    const token = Buffer.from('corp\\jane:s3cr@t-pass-99').toString('base64');
+    const secrets = actionSecrets('', env);
+    expect(secrets).toEqual(['s3cr%40t-pass-99', 's3cr@t-pass-99', 'corp%5Cjane:s3cr%40t-pass-99', 'corp\\jane:s3cr@t-pass-99', token, `Basic ${token}`]);
+    const fake = fakeRuntime({ inputs: {}, api: new FakeGitHub() });
+    const runtime = redactingRuntime(fake.runtime, secrets);
+    runtime.info(`proxy said: bad password s3cr@t-pass-99 (Proxy-Authorization: Basic ${token}) for http://corp%5Cjane:s3cr%40t-pass-99@proxy.corp:3128`);
+    expect(fake.infos).toEqual([`proxy said: bad password ${REDACTED} (Proxy-Authorization: ${REDACTED}) for http://${REDACTED}@proxy.corp:3128`]);
+  });
 });
