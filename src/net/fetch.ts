@@ -41,15 +41,27 @@ export class ConnectionError extends Error {
   }
 }
 
-/** The proxy for this URL, or null to go straight; a proxy variable that is not a URL fails the request. */
+/**
+ * The proxy for this URL, or null to go straight. A proxy variable that applies but is no http(s) URL fails the
+ * request (getProxyUrl would go straight for some), naming the variable without quoting it: it may hold a password.
+ */
 function proxyFor(url: URL): URL | null {
+  const variables = proxyVariables(url.protocol);
+  const named = variables.find((name) => (process.env[name] ?? '') !== '');
+  if (named === undefined || checkBypass(url)) return null;
+  let proxy: URL | undefined;
   try {
-    return getProxyUrl(url) ?? null;
+    proxy = getProxyUrl(url);
   } catch {
-    // Node's URL error carries the input, credentials and all: the variable is named, never quoted.
-    throw new Error(`${proxyVariables(url.protocol).join(' or ')} is not a URL; use for example http://proxy.example.com:3128`);
+    proxy = undefined;
   }
+  if (proxy === undefined || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || proxy.hostname === '')
+    throw new Error(`${named} is not an http or https URL; use for example http://proxy.example.com:3128`);
+  return proxy;
 }
+
+/** As @actions/http-client tells a loopback address, which it never sends through a proxy. */
+const isLoopback = (hostname: string) => /^(localhost|127\.|\[(::1|0:0:0:0:0:0:0:1)\])/i.test(hostname);
 
 /** Which way a request to `url` went, in words for an error. */
 function route(url: URL, proxy: URL | null): string {
@@ -57,9 +69,8 @@ function route(url: URL, proxy: URL | null): string {
   if (proxy !== null) return `through the proxy ${shownProxy(proxy)} (${variables.join(' or ')})`;
   const named = variables.find((name) => (process.env[name] ?? '') !== '');
   if (named === undefined) return `directly: ${variables.join(' and ')} are not set`;
-  return checkBypass(url)
-    ? `directly: no_proxy (or NO_PROXY) exempts ${url.hostname} from the proxy of ${named}, or it is a loopback address`
-    : `directly`;
+  if (isLoopback(url.hostname)) return `directly: a loopback address never goes through the proxy of ${named}`;
+  return `directly: no_proxy (or NO_PROXY) exempts ${url.hostname} from the proxy of ${named}`;
 }
 
 /** The innermost cause's message: undici's reason under its generic "fetch failed". */

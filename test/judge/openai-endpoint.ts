@@ -10,6 +10,8 @@ export interface RecordedRequest {
   readonly headers: IncomingHttpHeaders;
   /** ms since the server started */
   readonly at: number;
+  /** The client's port: a proxy's connection, when it came through one (test/helpers/proxy.ts). */
+  readonly remotePort: number;
 }
 
 export interface FakeReply {
@@ -327,7 +329,14 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       } catch {
         body = text;
       }
-      const request: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '', body, headers: req.headers, at: Date.now() - started };
+      const request: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '',
+        body,
+        headers: req.headers,
+        at: Date.now() - started,
+        remotePort: req.socket.remotePort ?? 0,
+      };
       const index = requests.push(request) - 1;
       state.clock.arrived?.(request);
       const reply = state.handler?.(request, index) ?? limited(request, fakeJudge(request, state.embeddings, state.textUsage));

@@ -16,7 +16,16 @@ import { drawSplit, splitSizes } from '../../../src/core/holdout/split.js';
 import { writeHoldoutFile } from '../../../src/sources/holdout-file.js';
 import { type History as HistoryFile, linearTrend } from '../../../src/core/history/history.js';
 import { trendReading } from '../../../src/render/history.js';
-import { type FakeComment, type FakeGitHubServer, type FakeRun, type Fault, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
+import {
+  type FakeComment,
+  type FakeGitHubAddress,
+  type FakeGitHubServer,
+  type FakeRun,
+  type Fault,
+  startFakeGitHub,
+  type RepositoryState,
+} from './fake-github-server.js';
+import { startProxy, type TestProxy } from '../../helpers/proxy.js';
 import {
   BASE_SHA,
   HEAD_SHA,
@@ -167,8 +176,8 @@ const ANY_COMMENT_CALL = /^\/(user$|repos\/octo\/shop\/issues\/)/;
 
 let server: FakeGitHubServer | undefined;
 
-async function start(initial: Partial<RepositoryState> = {}): Promise<FakeGitHubServer> {
-  server = await startFakeGitHub(initial);
+async function start(initial: Partial<RepositoryState> = {}, address?: FakeGitHubAddress): Promise<FakeGitHubServer> {
+  server = await startFakeGitHub(initial, address);
   return server;
 }
 
@@ -1019,3 +1028,132 @@ describe("dist/index.js: the base branch's gate, and a maintainer's approval", (
     expect(api.callsTo('GET', /^\/repos\/octo\/shop\/collaborators\/maintainer\/permission$/)).toHaveLength(1);
   });
 });
+
+describe('dist/index.js on a self-hosted runner behind a proxy, against GitHub Enterprise Server', () => {
+  const GHE = 'https://ghe.example.com';
+  /** The API under GHES's prefix, it and the artifact storage at names that do not resolve: only the proxy reaches them. */
+  const ADDRESS = { apiPrefix: '/api/v3', apiHost: 'ghe.invalid', blobHost: 'storage.ghe.invalid', serverUrl: GHE };
+  const RUN_HEAD = 'e'.repeat(40);
+  // A fork's workflow_run: it finds its pull request, reads the baseline artifact, comments and sets a status.
+  const payload = workflowRunPayload({ id: 4321, headBranch: 'feature', headSha: RUN_HEAD, headRepository: 'mallory/shop', pullRequests: [] });
+  const repositoryState = (): Partial<RepositoryState> => {
+    const { base } = sketchScenario();
+    return {
+      pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: BASE_SHA, headRef: 'feature', headSha: RUN_HEAD, headOwner: 'mallory' }]]),
+      mergeBase: MERGE_BASE_SHA,
+      runs: [
+        {
+          id: 1011,
+          runNumber: 11,
+          headSha: MERGE_BASE_SHA,
+          createdAt: new Date(Date.now() - 5 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          branch: 'main',
+          event: 'push',
+          conclusion: 'success',
+          headRepository: 'octo/shop',
+        },
+      ],
+      artifacts: new Map([[1011, [{ id: 511, name: 'rag-gate-results', expired: false }]]]),
+      zips: new Map([[511, zipOf({ 'results.jsonl': jsonlText(base) })]]),
+    };
+  };
+  const failingHead = () => workspace(sketchScenario().head);
+
+  let proxy: TestProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+  });
+
+  /** The proxy's credentials in every form they could leak in. */
+  const credentials = (p: TestProxy) => [p.password, encodeURIComponent(p.password), Buffer.from(`${p.user}:${p.password}`).toString('base64')];
+
+  it('reaches the API under /api/v3 and the artifact storage through the proxy, with the verdict of a direct run', async () => {
+    // The same run straight to a loopback API at github.com's paths: the verdict to match.
+    const direct = await startFakeGitHub(repositoryState());
+    const reference = await runDist(direct, failingHead(), { eventName: 'workflow_run', payload });
+    await direct.close();
+    expect(direct.violations).toEqual([]);
+    expect(reference.code).toBe(1);
+
+    proxy = await startProxy();
+    const api = await start(repositoryState(), ADDRESS);
+    expect(api.url).toMatch(/^http:\/\/ghe\.invalid:\d+\/api\/v3$/);
+    const run = await runDist(api, failingHead(), {
+      eventName: 'workflow_run',
+      payload,
+      env: { http_proxy: proxy.url, https_proxy: proxy.url, GITHUB_SERVER_URL: GHE, no_proxy: 'localhost,.internal.example' },
+    });
+    expectQuietStderr(run);
+    expect(run.code).toBe(reference.code);
+    const verdict = ['verdict', 'baseline-found', 'baseline-sha', 'broken', 'fixed'] as const;
+    for (const name of verdict) expect(run.outputs[name], name).toBe(reference.outputs[name]);
+    expect(run.outputs['baseline-found']).toBe('true');
+
+    // Every route under the prefix, every one of them called, the artifact's redirect followed to the other host.
+    const apiCalls = api.calls.filter((call) => call.server === 'api');
+    expect(apiCalls.filter((call) => !call.requestPath.startsWith('/api/v3/'))).toEqual([]);
+    const routes = new Set(apiCalls.map((call) => `${call.method} ${call.path.replace(/\d+|[0-9a-f]{40}/g, '#')}`));
+    expect([...routes].sort()).toEqual(
+      [
+        'GET /repos/octo/shop/actions/artifacts/#/zip',
+        'GET /repos/octo/shop/actions/runs/#',
+        'GET /repos/octo/shop/actions/runs/#/artifacts',
+        'GET /repos/octo/shop/actions/workflows/#/runs',
+        'GET /repos/octo/shop/compare/#...#',
+        'GET /repos/octo/shop/contents/rag-gate.yml',
+        'GET /repos/octo/shop/issues/#/comments',
+        'GET /repos/octo/shop/pulls',
+        'GET /user',
+        'POST /repos/octo/shop/issues/#/comments',
+        'POST /repos/octo/shop/statuses/#',
+      ].sort(),
+    );
+    const blob = api.calls.filter((call) => call.server === 'blob');
+    expect(blob.map((call) => [call.path, call.authorization])).toEqual([['/blob/artifact-511.zip', undefined]]);
+
+    // The proxy forwarded every request, with its credentials, and nothing reached the servers any other way.
+    expect(proxy.log.every((entry) => entry.authorized && entry.refused === undefined)).toBe(true);
+    const apiPort = new URL(api.url).port;
+    const blobPort = new URL(api.blobUrl).port;
+    expect(proxy.log.filter((entry) => entry.request.includes(`//ghe.invalid:${apiPort}/api/v3/`))).toHaveLength(apiCalls.length);
+    expect(proxy.log.filter((entry) => entry.request.startsWith(`GET http://storage.ghe.invalid:${blobPort}/blob/artifact-511.zip?sig=abc`))).toHaveLength(1);
+    expect(proxy.log).toHaveLength(api.calls.length);
+    expect(api.calls.filter((call) => !proxy!.upstreamPorts.has(call.remotePort))).toEqual([]);
+
+    // The comment is posted; it, the status and the run links point at the server's own pages.
+    expect(api.state.comments).toHaveLength(1);
+    const body = api.state.comments[0]!.body;
+    expect(body).toContain(`${GHE}/octo/shop/actions/runs/5000`);
+    expect(body).not.toContain('https://github.com/');
+    expect(api.callsTo('POST', /\/statuses\//).map((call) => (call.body as { target_url: string }).target_url)).toEqual([`${GHE}/octo/shop/actions/runs/5000`]);
+
+    // The proxy's credentials are nowhere the run wrote to, nor in what GitHub received.
+    const written = [run.stdout, run.stderr, run.summary, JSON.stringify(run.outputs), body, JSON.stringify(api.calls), ...filesUnder(run.runnerTemp)].join(
+      '\n',
+    );
+    for (const secret of credentials(proxy)) expect(written).not.toContain(secret);
+  });
+
+  it('with no_proxy covering the API host, fails to connect, naming the host and the proxy variables', async () => {
+    proxy = await startProxy();
+    const api = await start(repositoryState(), ADDRESS);
+    // A pull request's run: its baseline is the base branch's artifact, which it cannot reach.
+    const run = await runDist(api, failingHead(), { env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com, ghe.invalid' } });
+    expect(api.calls).toEqual([]);
+    expect(proxy.log).toEqual([]);
+    expect(run.code).toBe(1);
+    const port = new URL(api.url).port;
+    expect(run.stdout).toContain(
+      `cannot reach ghe.invalid:${port} directly: no_proxy (or NO_PROXY) exempts ghe.invalid from the proxy of HTTP_PROXY: getaddrinfo`,
+    );
+    const written = [run.stdout, run.stderr, run.summary, JSON.stringify(run.outputs), ...filesUnder(run.runnerTemp)].join('\n');
+    for (const secret of credentials(proxy)) expect(written).not.toContain(secret);
+  });
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+}

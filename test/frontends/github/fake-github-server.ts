@@ -20,6 +20,22 @@ export interface RecordedCall {
   readonly authorization: string | undefined;
   /** When it arrived (ms since the epoch). */
   readonly at: number;
+  /** The client's port: a proxy's connection, when it came through one (test/helpers/proxy.ts). */
+  readonly remotePort: number;
+  /** The path as requested, the API's prefix included (`path` is the route, without it). */
+  readonly requestPath: string;
+}
+
+/**
+ * Where the fake says it is: a GitHub Enterprise Server's API under a path prefix (`/api/v3`), at host names that
+ * do not resolve (reached through a proxy that maps them to loopback), its web pages at `serverUrl`. The default
+ * is github.com's shape at 127.0.0.1.
+ */
+export interface FakeGitHubAddress {
+  readonly apiPrefix?: string;
+  readonly apiHost?: string;
+  readonly blobHost?: string;
+  readonly serverUrl?: string;
 }
 
 export interface FakeComment {
@@ -174,7 +190,9 @@ function commitStatusProblem(sha: string, body: unknown): { field: string; code:
   return null;
 }
 
-export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): Promise<FakeGitHubServer> {
+export async function startFakeGitHub(initial: Partial<RepositoryState> = {}, address: FakeGitHubAddress = {}): Promise<FakeGitHubServer> {
+  const prefix = address.apiPrefix ?? '';
+  const web = address.serverUrl ?? 'https://github.com';
   const state: RepositoryState = {
     runs: [],
     artifacts: new Map(),
@@ -214,7 +232,7 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     id: comment.id,
     node_id: `IC_${comment.id}`,
     url: `${origin}${repoPath}/issues/comments/${comment.id}`,
-    html_url: `https://github.com/${OWNER}/${REPO}/pull/42#issuecomment-${comment.id}`,
+    html_url: `${web}/${OWNER}/${REPO}/pull/42#issuecomment-${comment.id}`,
     issue_url: `${origin}${repoPath}/issues/42`,
     body: comment.body,
     user: userJson(comment.user.login, comment.user.type),
@@ -237,7 +255,7 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     created_at: run.createdAt,
     updated_at: run.createdAt,
     url: `${origin}${repoPath}/actions/runs/${run.id}`,
-    html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${run.id}`,
+    html_url: `${web}/${OWNER}/${REPO}/actions/runs/${run.id}`,
     head_repository: repositoryJson(run.headRepository),
     repository: repositoryJson(`${OWNER}/${REPO}`),
   });
@@ -269,7 +287,7 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
       node_id: `I_${issue.number}`,
       number: issue.number,
       url: `${origin}${repoPath}/issues/${issue.number}`,
-      html_url: `https://github.com/${OWNER}/${REPO}/issues/${issue.number}`,
+      html_url: `${web}/${OWNER}/${REPO}/issues/${issue.number}`,
       title: issue.title,
       body: issue.body,
       state: issue.state,
@@ -300,7 +318,7 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
       requested_teams: [],
       number: pull.number,
       state: 'open',
-      html_url: `https://github.com/${OWNER}/${REPO}/pull/${pull.number}`,
+      html_url: `${web}/${OWNER}/${REPO}/pull/${pull.number}`,
       base: side('base', pull.baseRef, pull.baseSha, OWNER),
       head: side('head', pull.headRef, pull.headSha, pull.headOwner ?? OWNER),
     };
@@ -309,9 +327,26 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin);
     const method = request.method ?? 'GET';
-    const path = decodeURIComponent(url.pathname);
+    // Every route lives under the API's prefix; outside it there is nothing (recorded with the prefix kept).
+    const full = decodeURIComponent(url.pathname);
+    const path = full.startsWith(`${prefix}/`) ? full.slice(prefix.length) : full;
     const query = Object.fromEntries(url.searchParams);
-    const record = (body: unknown) => calls.push({ server: 'api', method, path, query, body, authorization: request.headers.authorization, at: Date.now() });
+    const record = (body: unknown) =>
+      calls.push({
+        server: 'api',
+        method,
+        path,
+        query,
+        body,
+        authorization: request.headers.authorization,
+        at: Date.now(),
+        remotePort: request.socket.remotePort ?? 0,
+        requestPath: full,
+      });
+    if (path === full && prefix !== '') {
+      record(await readBody(request));
+      return send(response, 404, { message: 'Not Found' });
+    }
     // Recorded as it arrives, without waiting for a body: the client gives up on it, however slow this process is.
     if (state.stalls.some((stall) => stall.method === method && stall.path.test(path))) return void record(undefined);
     const body = await readBody(request);
@@ -559,6 +594,8 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
       body: await readBody(request),
       authorization: request.headers.authorization,
       at: Date.now(),
+      remotePort: request.socket.remotePort ?? 0,
+      requestPath: url.pathname,
     });
     const match = url.pathname.match(/^\/blob\/artifact-(\d+)\.zip$/);
     const zip = match === null ? undefined : state.zips.get(Number(match[1]));
@@ -585,8 +622,9 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
   };
   const api = await listen(handle);
   const blob = await listen(handleBlob);
-  origin = api.origin;
-  blobOrigin = blob.origin;
+  const port = (origin: string) => new URL(origin).port;
+  origin = `http://${address.apiHost ?? '127.0.0.1'}:${port(api.origin)}${prefix}`;
+  blobOrigin = `http://${address.blobHost ?? '127.0.0.1'}:${port(blob.origin)}`;
   const close = (server: typeof api.server) =>
     new Promise<void>((resolve, reject) => {
       server.closeAllConnections();
