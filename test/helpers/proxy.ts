@@ -47,6 +47,8 @@ export async function startProxy(options: { user?: string; password?: string } =
 
   const authorized = (request: IncomingMessage) => request.headers['proxy-authorization'] === expected;
   const track = (socket: Socket) => {
+    // A kept-alive connection serves many forwarded requests: listened to once.
+    if (sockets.has(socket)) return;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.once('connect', () => upstreamPorts.add(socket.localPort!));

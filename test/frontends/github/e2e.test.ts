@@ -3,7 +3,7 @@
  * variables with action.yml's defaults applied, the GITHUB_* files), against a loopback server that plays the
  * GitHub REST API and records every call.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -1133,6 +1133,52 @@ describe('dist/index.js on a self-hosted runner behind a proxy, against GitHub E
       '\n',
     );
     for (const secret of credentials(proxy)) expect(written).not.toContain(secret);
+  });
+
+  it('over https: tunnels through the proxy (CONNECT) to a server whose certificate NODE_EXTRA_CA_CERTS trusts', async () => {
+    const dir = tempDir();
+    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+    // A self-signed certificate for both host names, as a GHES with its own CA would have.
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '2',
+        '-subj',
+        '/CN=ghe.invalid',
+        '-addext',
+        'subjectAltName=DNS:ghe.invalid,DNS:storage.ghe.invalid',
+      ],
+      { stdio: 'ignore' },
+    );
+    proxy = await startProxy();
+    const api = await start(repositoryState(), { ...ADDRESS, tls: { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') } });
+    expect(api.url).toMatch(/^https:\/\/ghe\.invalid:\d+\/api\/v3$/);
+    const run = await runDist(api, failingHead(), {
+      eventName: 'workflow_run',
+      payload,
+      env: { HTTPS_PROXY: proxy.url, GITHUB_SERVER_URL: GHE, NODE_EXTRA_CA_CERTS: cert },
+    });
+    expectQuietStderr(run);
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ verdict: 'fail', 'baseline-found': 'true', 'baseline-sha': MERGE_BASE_SHA });
+    expect(api.state.comments).toHaveLength(1);
+    // The proxy saw tunnels, with its credentials, to both hosts; every request came through one of them.
+    const tunnels = new Set(proxy.log.map((entry) => entry.request.replace(/:\d+$/, '')));
+    expect([...tunnels].sort()).toEqual(['CONNECT ghe.invalid', 'CONNECT storage.ghe.invalid']);
+    expect(proxy.log.every((entry) => entry.authorized && entry.refused === undefined)).toBe(true);
+    expect(api.calls.filter((call) => call.server === 'blob').map((call) => call.path)).toEqual(['/blob/artifact-511.zip']);
+    expect(api.calls.filter((call) => !proxy!.upstreamPorts.has(call.remotePort))).toEqual([]);
+    expect(api.calls.filter((call) => call.server === 'api' && !call.requestPath.startsWith('/api/v3/'))).toEqual([]);
   });
 
   it('with no_proxy covering the API host, fails to connect, naming the host and the proxy variables', async () => {

@@ -3,6 +3,7 @@
  * end-to-end test. It keeps the repository's state (runs, artifacts, comments) and records every call.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { githubOpenApi } from './github-openapi.js';
 
@@ -36,6 +37,8 @@ export interface FakeGitHubAddress {
   readonly apiHost?: string;
   readonly blobHost?: string;
   readonly serverUrl?: string;
+  /** Serve https with this key and certificate (both servers), instead of http. */
+  readonly tls?: { readonly key: string; readonly cert: string };
 }
 
 export interface FakeComment {
@@ -612,19 +615,21 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}, ad
   }
 
   const listen = async (handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>) => {
-    const server = createServer((request, response) => {
+    const answer = (request: IncomingMessage, response: ServerResponse) => {
       handler(request, response).catch((error: unknown) => {
         if (!response.headersSent) send(response, 500, { message: String(error) });
       });
-    });
+    };
+    const server = address.tls === undefined ? createServer(answer) : createTlsServer(address.tls, answer);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   };
   const api = await listen(handle);
   const blob = await listen(handleBlob);
   const port = (origin: string) => new URL(origin).port;
-  origin = `http://${address.apiHost ?? '127.0.0.1'}:${port(api.origin)}${prefix}`;
-  blobOrigin = `http://${address.blobHost ?? '127.0.0.1'}:${port(blob.origin)}`;
+  const scheme = address.tls === undefined ? 'http' : 'https';
+  origin = `${scheme}://${address.apiHost ?? '127.0.0.1'}:${port(api.origin)}${prefix}`;
+  blobOrigin = `${scheme}://${address.blobHost ?? '127.0.0.1'}:${port(blob.origin)}`;
   const close = (server: typeof api.server) =>
     new Promise<void>((resolve, reject) => {
       server.closeAllConnections();
