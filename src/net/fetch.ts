@@ -17,6 +17,7 @@ import type * as Undici from 'undici';
 
 let undici: Promise<typeof Undici> | undefined;
 let router: Promise<Undici.Dispatcher> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
 
 /** The proxy variables, in the order the rule reads them, for an http or https URL. */
 export function proxyVariables(protocol: string): readonly string[] {
@@ -88,7 +89,7 @@ function proxyToken(proxy: URL): string | undefined {
 
 /** One dispatcher that sends each request (each redirect too) the way `proxyFor` says: one agent per proxy. */
 async function createRouter(): Promise<Undici.Dispatcher> {
-  const { Agent, Dispatcher, ProxyAgent } = await (undici ??= import('undici'));
+  const { Agent, Dispatcher, ProxyAgent } = await loadUndici();
   const direct = new Agent();
   const proxies = new Map<string, Undici.Dispatcher>();
   const agentFor = (proxy: URL): Undici.Dispatcher => {
@@ -116,7 +117,7 @@ async function createRouter(): Promise<Undici.Dispatcher> {
 export const proxyFetch: typeof fetch = async (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input));
   const proxy = proxyFor(url);
-  const { fetch: undiciFetch } = await (undici ??= import('undici'));
+  const { fetch: undiciFetch } = await loadUndici();
   const dispatcher = await (router ??= createRouter());
   try {
     return (await undiciFetch(input as Undici.RequestInfo, { ...(init as Undici.RequestInit), dispatcher })) as unknown as Response;
