@@ -20,7 +20,7 @@ let router: Promise<Undici.Dispatcher> | undefined;
 const loadUndici = () => (undici ??= import('undici'));
 
 /** The proxy variables, in the order the rule reads them, for an http or https URL. */
-export function proxyVariables(protocol: string): readonly string[] {
+function proxyVariables(protocol: string): readonly string[] {
   return protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiFailure, createGitHubApi, GitHubTimeoutError } from '../../../src/frontends/github/github.js';
+import { apiFailure, createGitHubApi, type GitHubApi, GitHubTimeoutError } from '../../../src/frontends/github/github.js';
 import { type FakeGitHubServer, OWNER, REPO, startFakeGitHub } from './fake-github-server.js';
 import { HttpError } from './fakes.js';
 
@@ -72,6 +72,77 @@ describe('the GitHub API client', () => {
       .catch((caught: unknown) => caught);
     expect(apiFailure(error)).toEqual({ kind: 'failed', status: 422 });
     expect(server.state.statuses).toEqual([]);
+  });
+});
+
+describe('the GitHub API client on GitHub Enterprise Server', () => {
+  it('sends every route of the port under the API prefix (/api/v3), as GitHub describes each', async () => {
+    const sha = 'e'.repeat(40);
+    server = await startFakeGitHub(
+      {
+        runs: [
+          {
+            id: 1011,
+            runNumber: 11,
+            headSha: sha,
+            createdAt: '2026-11-20T10:00:00Z',
+            branch: 'main',
+            event: 'push',
+            conclusion: 'success',
+            headRepository: 'octo/shop',
+          },
+        ],
+        artifacts: new Map([[1011, [{ id: 511, name: 'rag-gate-results', expired: false }]]]),
+        zips: new Map([[511, new Uint8Array([0x50, 0x4b, 5, 6, ...new Array(18).fill(0)])]]),
+        pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: sha, headRef: 'feature', headSha: sha }]]),
+        files: new Map([[`${sha}:rag-gate.yml`, 'alpha: 0.05\n']]),
+        comments: [{ id: 7, body: 'old', user: { login: 'github-actions[bot]', type: 'Bot' } }],
+      },
+      { apiPrefix: '/api/v3', serverUrl: 'https://ghe.example.com' },
+    );
+    expect(server.url).toMatch(/\/api\/v3$/);
+    const api = client(server.url, 5_000);
+    // One call of each method: the compiler asks for a new one here.
+    const calls: { [Method in keyof GitHubApi]: () => Promise<unknown> } = {
+      getWorkflowId: () => api.getWorkflowId(1011),
+      listSuccessfulPushRuns: () => api.listSuccessfulPushRuns(77, 'main', new Date('2026-11-01T00:00:00Z')),
+      mergeBase: () => api.mergeBase(sha, sha),
+      findArtifact: () => api.findArtifact(1011, 'rag-gate-results'),
+      downloadArtifact: () => api.downloadArtifact(511),
+      findNewestArtifact: () => api.findNewestArtifact('rag-gate-results'),
+      listComments: () => api.listComments(42),
+      createComment: () => api.createComment(42, 'new'),
+      updateComment: () => api.updateComment(7, 'changed'),
+      authenticatedLogin: () => api.authenticatedLogin(),
+      findPullRequest: () => api.findPullRequest('octo', 'feature', sha),
+      getPullRequest: () => api.getPullRequest(42),
+      createCommitStatus: () =>
+        api.createCommitStatus(sha, {
+          state: 'success',
+          context: 'rag-gate/default',
+          description: 'ok',
+          targetUrl: 'https://ghe.example.com/octo/shop/actions/runs/1',
+        }),
+      getFileAt: () => api.getFileAt('rag-gate.yml', sha),
+      listLabelEvents: () => api.listLabelEvents(42, 'rag-gate: approve'),
+      getPermission: () => api.getPermission('maintainer'),
+      listOpenIssues: () => api.listOpenIssues('rag-gate-monitor'),
+      createIssue: () => api.createIssue('alert', 'body', ['rag-gate-monitor']),
+      updateIssue: () => api.updateIssue(100, { title: 'alert again', close: true }),
+    };
+    const answers: Record<string, unknown> = {};
+    for (const [method, call] of Object.entries(calls)) answers[method] = await call();
+    expect(answers).toMatchObject({ getWorkflowId: 77, mergeBase: '0'.repeat(40), findArtifact: { id: 511 }, getPullRequest: { number: 42 } });
+    expect(answers.listComments).toMatchObject([{ id: 7, url: 'https://ghe.example.com/octo/shop/pull/42#issuecomment-7' }]);
+    const apiCalls = server.calls.filter((call) => call.server === 'api');
+    expect(apiCalls.length).toBeGreaterThanOrEqual(Object.keys(calls).length);
+    expect(apiCalls.filter((call) => !call.requestPath.startsWith('/api/v3/'))).toEqual([]);
+    expect(server.calls.filter((call) => call.server === 'blob').map((call) => call.path)).toEqual(['/blob/artifact-511.zip']);
+    // Read once closed: by then every response has been checked against GitHub's description.
+    const closing = server;
+    server = undefined;
+    await closing.close();
+    expect(closing.violations).toEqual([]);
   });
 });
 
