@@ -187,6 +187,8 @@ function authorship(item: { user?: { login: string; type: string } | null; perfo
   return { authorLogin: item.user?.login ?? '', authorType: item.user?.type ?? '', appSlug: item.performed_via_github_app?.slug ?? null };
 }
 
+const NO_TOKEN = "the github-token input is empty: leave it out (its default is the job's GITHUB_TOKEN) or pass a token";
+
 /** A workflow run as the API lists it. */
 type RunData = RestEndpointMethodTypes['actions']['listWorkflowRuns']['response']['data']['workflow_runs'][number];
 
@@ -200,30 +202,36 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
   const log = options.log ?? (() => {});
   // getOctokit's own fetch (its proxy decided once, for the API's host) gives way to ours: a deadline per request,
   // and the proxy decided per request, so that the artifact's redirect to another host follows no_proxy too.
-  const octokit = getOctokit(
-    options.token,
-    {
-      // Octokit logs every failed request; the expected ones (GET /user with GITHUB_TOKEN) would read as errors.
-      log: { debug: () => {}, info: () => {}, warn: log, error: () => {} },
-      baseUrl: options.baseUrl,
-      userAgent: 'rag-gate',
-      request: { fetch: fetchWithTimeout(options.timeoutMs) },
-      retry: { retries, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 451] },
-      throttle: {
-        onRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
-          log(`GitHub rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
-          return retryCount < retries;
-        },
-        onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
-          log(`GitHub secondary rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
-          return retryCount < retries;
+  // Made on the first request: a run that sends none (a push with a baseline file) needs no token.
+  const create = () => {
+    if (options.token.trim() === '') throw new Error(NO_TOKEN);
+    return getOctokit(
+      options.token,
+      {
+        // Octokit logs every failed request; the expected ones (GET /user with GITHUB_TOKEN) would read as errors.
+        log: { debug: () => {}, info: () => {}, warn: log, error: () => {} },
+        baseUrl: options.baseUrl,
+        userAgent: 'rag-gate',
+        request: { fetch: fetchWithTimeout(options.timeoutMs) },
+        retry: { retries, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 451] },
+        throttle: {
+          onRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
+            log(`GitHub rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
+            return retryCount < retries;
+          },
+          onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
+            log(`GitHub secondary rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
+            return retryCount < retries;
+          },
         },
       },
-    },
-    retry,
-    throttling,
-  );
-  const { rest } = octokit;
+      retry,
+      throttling,
+    );
+  };
+  let client: ReturnType<typeof create> | undefined;
+  const octokit = () => (client ??= create());
+  const rest = () => octokit().rest;
   const { owner, repo } = options;
 
   const runOf = (run: RunData): WorkflowRun => ({
@@ -237,12 +245,12 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
 
   return {
     async getWorkflowId(runId) {
-      const { data } = await rest.actions.getWorkflowRun({ owner, repo, run_id: runId });
+      const { data } = await rest().actions.getWorkflowRun({ owner, repo, run_id: runId });
       return data.workflow_id;
     },
     async listSuccessfulPushRuns(workflowId, branch, since) {
       // One page, the 100 newest: the searches read no further back.
-      const { data } = await rest.actions.listWorkflowRuns({
+      const { data } = await rest().actions.listWorkflowRuns({
         owner,
         repo,
         workflow_id: workflowId,
@@ -256,16 +264,16 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       return data.workflow_runs.map(runOf);
     },
     async mergeBase(base, head) {
-      const { data } = await rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 1 });
+      const { data } = await rest().repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 1 });
       return data.merge_base_commit?.sha ?? null;
     },
     async findArtifact(runId, name) {
-      const { data } = await rest.actions.listWorkflowRunArtifacts({ owner, repo, run_id: runId, name, per_page: 100 });
+      const { data } = await rest().actions.listWorkflowRunArtifacts({ owner, repo, run_id: runId, name, per_page: 100 });
       const artifact = data.artifacts.find((a) => a.name === name && !a.expired);
       return artifact ? { id: artifact.id, name: artifact.name } : null;
     },
     async findNewestArtifact(name) {
-      const { data } = await rest.actions.listArtifactsForRepo({ owner, repo, name, per_page: 100 });
+      const { data } = await rest().actions.listArtifactsForRepo({ owner, repo, name, per_page: 100 });
       const newest = data.artifacts
         .filter((a) => a.name === name && !a.expired)
         .sort((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? '') || b.id - a.id)[0];
@@ -273,24 +281,24 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
     },
     async downloadArtifact(artifactId) {
       // GitHub answers with a redirect to the storage's signed URL, on another host: fetch follows it.
-      const { data } = await rest.actions.downloadArtifact({ owner, repo, artifact_id: artifactId, archive_format: 'zip' });
+      const { data } = await rest().actions.downloadArtifact({ owner, repo, artifact_id: artifactId, archive_format: 'zip' });
       return new Uint8Array(data as ArrayBuffer);
     },
     async listComments(issueNumber) {
-      const comments = await octokit.paginate(rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
+      const comments = await octokit().paginate(rest().issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
       return comments.map((c) => ({ id: c.id, body: c.body ?? '', ...authorship(c), url: c.html_url, updatedAt: c.updated_at }));
     },
     async createComment(issueNumber, body) {
-      const { data } = await rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
+      const { data } = await rest().issues.createComment({ owner, repo, issue_number: issueNumber, body });
       return { id: idNumber(data.id), url: data.html_url };
     },
     async updateComment(commentId, body) {
-      const { data } = await rest.issues.updateComment({ owner, repo, comment_id: commentId, body });
+      const { data } = await rest().issues.updateComment({ owner, repo, comment_id: commentId, body });
       return { id: idNumber(data.id), url: data.html_url };
     },
     async authenticatedLogin() {
       try {
-        const { data } = await rest.users.getAuthenticated();
+        const { data } = await rest().users.getAuthenticated();
         return data.login;
       } catch (error) {
         const status = httpStatus(error);
@@ -299,16 +307,16 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       }
     },
     async findPullRequest(headOwner, headBranch, headSha) {
-      const { data } = await rest.pulls.list({ owner, repo, state: 'open', head: `${headOwner}:${headBranch}`, per_page: 100 });
+      const { data } = await rest().pulls.list({ owner, repo, state: 'open', head: `${headOwner}:${headBranch}`, per_page: 100 });
       const pull = data.find((p) => p.head.sha === headSha) ?? data[0];
       return pull ? { number: pull.number, baseRef: pull.base.ref, baseSha: pull.base.sha, headSha: pull.head.sha } : null;
     },
     async getPullRequest(issueNumber) {
-      const { data } = await rest.pulls.get({ owner, repo, pull_number: issueNumber });
+      const { data } = await rest().pulls.get({ owner, repo, pull_number: issueNumber });
       return { number: data.number, baseRef: data.base.ref, baseSha: data.base.sha, headSha: data.head.sha };
     },
     async createCommitStatus(sha, status) {
-      await rest.repos.createCommitStatus({
+      await rest().repos.createCommitStatus({
         owner,
         repo,
         sha,
@@ -320,7 +328,7 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
     },
     async getFileAt(path, ref) {
       try {
-        const { data } = await rest.repos.getContent({ owner, repo, path, ref, mediaType: { format: 'raw' } });
+        const { data } = await rest().repos.getContent({ owner, repo, path, ref, mediaType: { format: 'raw' } });
         return typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data as unknown as ArrayBuffer);
       } catch (error) {
         if (httpStatus(error) === 404) return null;
@@ -328,7 +336,7 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       }
     },
     async listLabelEvents(issueNumber, label) {
-      const events = await octokit.paginate(rest.issues.listEvents, { owner, repo, issue_number: issueNumber, per_page: 100 });
+      const events = await octokit().paginate(rest().issues.listEvents, { owner, repo, issue_number: issueNumber, per_page: 100 });
       // The label events' own shape: the description's union of every event kind has no common `label`.
       return (events as { event: string; label?: { name?: string }; actor?: { login: string } | null; created_at: string }[]).flatMap((event) =>
         (event.event === 'labeled' || event.event === 'unlabeled') && event.label?.name === label
@@ -337,21 +345,21 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       );
     },
     async getPermission(login) {
-      const { data } = await rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: login });
+      const { data } = await rest().repos.getCollaboratorPermissionLevel({ owner, repo, username: login });
       return data.permission;
     },
     async listOpenIssues(label) {
-      const issues = await octokit.paginate(rest.issues.listForRepo, { owner, repo, labels: label, state: 'open', per_page: 100 });
+      const issues = await octokit().paginate(rest().issues.listForRepo, { owner, repo, labels: label, state: 'open', per_page: 100 });
       return issues
         .filter((issue) => issue.pull_request === undefined)
         .map((issue) => ({ number: issue.number, title: issue.title, body: issue.body ?? '', ...authorship(issue), url: issue.html_url }));
     },
     async createIssue(title, body, labels) {
-      const { data } = await rest.issues.create({ owner, repo, title, body, labels: [...labels] });
+      const { data } = await rest().issues.create({ owner, repo, title, body, labels: [...labels] });
       return { number: data.number, url: data.html_url };
     },
     async updateIssue(issueNumber, change) {
-      const { data } = await rest.issues.update({
+      const { data } = await rest().issues.update({
         owner,
         repo,
         issue_number: issueNumber,

@@ -75,6 +75,17 @@ describe('the GitHub API client', () => {
   });
 });
 
+describe('the GitHub API client without a token', () => {
+  it('is made (a run that sends no request needs none), and a request says the input is empty', async () => {
+    server = await startFakeGitHub();
+    const api = createGitHubApi({ token: ' ', baseUrl: server.url, owner: OWNER, repo: REPO, timeoutMs: 5_000 });
+    await expect(api.getWorkflowId(5000)).rejects.toThrow(
+      "the github-token input is empty: leave it out (its default is the job's GITHUB_TOKEN) or pass a token",
+    );
+    expect(server.calls).toEqual([]);
+  });
+});
+
 describe('the GitHub API client on GitHub Enterprise Server', () => {
   it('sends every route of the port under the API prefix (/api/v3), as GitHub describes each', async () => {
     const sha = 'e'.repeat(40);
