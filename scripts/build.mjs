@@ -44,6 +44,9 @@ const entryUrl = {
  *   each request, the artifact's redirect too), so these defaults are never used: the stand-ins build none, and
  *   the fetch throws should anything call it. undici itself is bundled for src/net/fetch.ts, which loads it on
  *   its first request.
+ * - `@octokit/plugin-rest-endpoint-methods` as `@actions/github` imports it: loading it builds a map of every
+ *   GitHub endpoint (0.01 s), which only a client needs. The stand-in requires it when getOctokit makes one, on
+ *   the first request: esbuild evaluates a module that is required, not imported, when it is first required.
  * - zod's locales: zod registers English itself; the others are only reached through `z.locales`.
  */
 const NO_HTTP_CLIENT = "throw new Error('rag-gate does not bundle @actions/http-client (getIDToken)');";
@@ -63,6 +66,11 @@ const STUBS = [
     path: /^undici$/,
     importer: /@actions[\\/]github[\\/]lib[\\/]internal[\\/]utils\.js$/,
     contents: `export function fetch() { ${NO_GITHUB_FETCH} }`,
+  },
+  {
+    path: /^@octokit\/plugin-rest-endpoint-methods$/,
+    importer: /@actions[\\/]github[\\/]lib[\\/]utils\.js$/,
+    contents: `export function restEndpointMethods(octokit) { return require('@octokit/plugin-rest-endpoint-methods').restEndpointMethods(octokit); }`,
   },
   {
     path: /^\.\.\/locales\/index\.js$/,

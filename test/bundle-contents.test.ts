@@ -23,6 +23,16 @@ describe('the bundles', () => {
     expect([loads.length, lazy.length]).toEqual([1, 1]);
   });
 
+  // The map of every GitHub endpoint takes 0.01 s to build: made when getOctokit makes a client, not when the action loads.
+  it('index.js builds the REST endpoint methods only when a client is made', () => {
+    const code = readFileSync(join(BUNDLES, 'index.js'), 'utf8');
+    // Built inside a module esbuild runs when it is first required (its __esm wrapper, indented), not at the top.
+    expect(code.match(/^ *endpointMethodsMap = \/\* @__PURE__ \*\/ new Map\(\);$/gm)).toEqual(['    endpointMethodsMap = /* @__PURE__ */ new Map();']);
+    // Required from the stand-in alone.
+    const inits = [...code.matchAll(/^(.*)\binit_dist_src\(\)/gm)].map((match) => match[1]!.trim());
+    expect(inits).toEqual(['return (']);
+  });
+
   // A run loads nothing from the directories around the action, where any package could be (fdir looked for one).
   it.each(['cli.js', 'index.js'])('%s requires only Node built-in modules', (file) => {
     const code = readFileSync(join(BUNDLES, file), 'utf8');
