@@ -201,7 +201,11 @@ export function fakeBatchApi(server: FakeOpenAI, initial: FakeBatchOptions = {})
         );
         continue;
       }
-      const reply = fakeJudge({ method: 'POST', path: '/v1/chat/completions', body: line.body, headers: {}, at: 0 }, server.embeddings, server.textUsage);
+      const reply = fakeJudge(
+        { method: 'POST', path: '/v1/chat/completions', body: line.body, headers: {}, at: 0, remotePort: 0 },
+        server.embeddings,
+        server.textUsage,
+      );
       completed++;
       output.push(
         JSON.stringify({
