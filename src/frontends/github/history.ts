@@ -160,8 +160,8 @@ export async function pullRequestHistory(runtime: ActionRuntime, file: string, b
 }
 
 /** The pushed commit, which the runner names in GITHUB_SHA: the history's entries are keyed by it. */
-function pushedCommit(env: ActionRuntime['env']): string {
-  const sha = env.GITHUB_SHA ?? '';
+function pushedCommit(context: ActionRuntime['context']): string {
+  const sha = context.sha ?? '';
   if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha))
     throw new Error(
       `GITHUB_SHA is ${sha === '' ? 'not set' : `"${sha}", not a commit`}: a push run keys its history entry by the pushed commit, which the runner sets there`,
@@ -188,7 +188,7 @@ export interface Push {
 export async function pushHistory(runtime: ActionRuntime, api: GitHubApi, settings: Settings, event: EventInfo, repository: string): Promise<Push | null> {
   if (event.pushedBranch === null) return null;
   return {
-    commit: pushedCommit(runtime.env),
+    commit: pushedCommit(runtime.context),
     previous: await previousHistory(runtime, settings.history, {
       api,
       branch: event.pushedBranch,

@@ -76,7 +76,7 @@ export async function runRelease(
     throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
   if (settings.holdout === undefined)
     throw new SettingError('mode release evaluates the holdout: give the holdout input (the file rag-gate split wrote), or holdout: in the config file');
-  const env = runtime.env;
+  const { env, context } = runtime;
   const files = await resultFiles(settings.results, 'results', origins.results);
   await restoreLedger(runtime, api, settings);
   const look = await evaluateHoldoutFiles(files, {
@@ -84,8 +84,8 @@ export async function runRelease(
     ledger: settings['holdout-ledger'],
     config: evaluationConfig(settings),
     graded: settings.graded,
-    commit: env.GITHUB_SHA || null,
-    by: `${env.GITHUB_WORKFLOW || 'workflow'} run ${env.GITHUB_RUN_ID || '?'} (${env.GITHUB_EVENT_NAME || 'event'}${env.GITHUB_ACTOR ? ` by ${env.GITHUB_ACTOR}` : ''})`,
+    commit: context.sha || null,
+    by: `${context.workflow || 'workflow'} run ${Number.isInteger(context.runId) ? context.runId : '?'} (${context.eventName || 'event'}${context.actor ? ` by ${context.actor}` : ''})`,
     now: runtime.now(),
   });
   for (const warning of look.warnings) runtime.warning(warning);

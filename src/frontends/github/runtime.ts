@@ -22,7 +22,8 @@ export interface ActionRuntime {
 }
 
 /**
- * What the action reads of @actions/github's `context`: the event and its payload, the run, the repository, and
- * GitHub's web address (GITHUB_SERVER_URL, a GitHub Enterprise Server's own) for the links it writes.
+ * What the action reads of @actions/github's `context`: the event and its payload, the run (its id, workflow,
+ * actor and commit), the repository, and GitHub's web address (GITHUB_SERVER_URL, a GitHub Enterprise Server's
+ * own) for the links it writes.
  */
-export type ActionContext = Pick<typeof context, 'eventName' | 'payload' | 'runId' | 'repo' | 'serverUrl'>;
+export type ActionContext = Pick<typeof context, 'eventName' | 'payload' | 'runId' | 'workflow' | 'actor' | 'sha' | 'repo' | 'serverUrl'>;

@@ -272,6 +272,9 @@ export function fakeContext(env: Readonly<Record<string, string | undefined>>, p
     eventName: env.GITHUB_EVENT_NAME ?? '',
     payload: payload as ActionContext['payload'],
     runId: Number.parseInt(env.GITHUB_RUN_ID ?? '', 10),
+    workflow: env.GITHUB_WORKFLOW ?? '',
+    actor: env.GITHUB_ACTOR ?? '',
+    sha: env.GITHUB_SHA ?? '',
     repo: { owner, repo },
     serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
   };
