@@ -12,12 +12,19 @@ function onlyDefines(statement: Statement | ModuleDeclaration): boolean {
   const isCall = (expression: Expression | null | undefined, callee: readonly string[]): expression is CallExpression =>
     expression?.type === 'CallExpression' && expression.callee.type === 'Identifier' && callee.includes(expression.callee.name);
   if (statement.type === 'FunctionDeclaration') return true;
+  // __export: the getters of the exports object of a module esbuild evaluates when it is first required.
   if (statement.type === 'ExpressionStatement') {
-    return (statement.expression.type === 'Literal' && statement.directive === 'use strict') || isCall(statement.expression, ['init_entry_url']);
+    return (statement.expression.type === 'Literal' && statement.directive === 'use strict') || isCall(statement.expression, ['init_entry_url', '__export']);
   }
-  // esbuild's wrappers (__commonJS, __esm) define a module to be evaluated when first required, not here.
+  // esbuild's wrappers (__commonJS, __esm) define a module to be evaluated when first required, not here; `{}` is
+  // such a module's exports object, which __export fills with getters.
   const defines = ({ init }: VariableDeclarator) =>
-    init === null || init === undefined || init.type === 'MemberExpression' || init.type === 'ArrowFunctionExpression' || isCall(init, ['__commonJS', '__esm']);
+    init === null ||
+    init === undefined ||
+    init.type === 'MemberExpression' ||
+    init.type === 'ArrowFunctionExpression' ||
+    (init.type === 'ObjectExpression' && init.properties.length === 0) ||
+    isCall(init, ['__commonJS', '__esm']);
   return statement.type === 'VariableDeclaration' && statement.declarations.every(defines);
 }
 
