@@ -5,6 +5,7 @@ import { evalJson } from './eval-json.js';
 import { trendJson } from './history.js';
 import { judgeNote, lostOutcomeText, reasonText, warningText } from './gate-words.js';
 import { sentenceText } from './untrusted.js';
+import { decompositionJson } from './decomposition-words.js';
 
 /** Where the base results came from: files given, an artifact found, or why there are none. */
 export type BaselineJson =
@@ -26,6 +27,7 @@ export function comparisonReport(
   const context = { retrievalOk: config.eval.retrievalOk.name, judges: comparison.judges };
   return {
     ...comparison,
+    decomposition: { base: decompositionJson(comparison.decomposition.base), head: decompositionJson(comparison.decomposition.head) },
     lostOutcomes: comparison.lostOutcomes.map((lost) => ({ ...lost, message: lostOutcomeText(lost) })),
     reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
     warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),

@@ -7,6 +7,7 @@ import { judgeNote, lostOutcomesFix, reasonText, testLabel, warningText } from '
 import { sentenceText } from './untrusted.js';
 import { comparisonScoringLines } from './scoring-words.js';
 import { fixed3, textTable } from './text-table.js';
+import { decompositionWarnings } from './decomposition-words.js';
 
 /** One line on a McNemar test's 2×2 table and which p-value decided. */
 export function mcnemarSentence(test: McNemarTest): string {
@@ -228,7 +229,7 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     const notes = comparison.judges.flatMap((status) => status.judges.map((check) => `  ${sentenceText(judgeNote(status.field, check))}`));
     sections.push(`Judge\n${notes.join('\n')}`);
   }
-  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...decompositionWarnings(head).map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings\n${warnings.map((w) => `  ! ${w}`).join('\n')}`);
   return `${sections.join('\n\n')}\n`;
 }

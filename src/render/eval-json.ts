@@ -4,6 +4,7 @@ import type { RunSummary } from '../core/scoring/summary.js';
 import { formatContextMatchRule } from '../core/derived-ids.js';
 import { scoringLines } from './scoring-words.js';
 import { PASS_K_DEFINITION } from './repeats-words.js';
+import { decompositionJson, runWarnings } from './decomposition-words.js';
 
 /**
  * The `eval --json` object. Contract: `questions`, `metrics` (name → value, null when no question carries
@@ -17,12 +18,12 @@ export function evalJson(summary: RunSummary, config: EvalConfig) {
     metrics,
     details: summary.metrics,
     excluded: summary.excluded,
-    decomposition: summary.decomposition,
+    decomposition: decompositionJson(summary.decomposition),
     judgeAgreement: summary.judgeAgreement,
     byTag: summary.byTag,
     provenance: summary.provenance,
     scoring: scoringLines(summary.provenance, summary.questions, config),
-    warnings: summary.warnings,
+    warnings: runWarnings(summary),
     ...(summary.repeats === undefined ? {} : { repeats: { ...summary.repeats, definitions: { passAtK: PASS_K_DEFINITION } } }),
     config: {
       retrievalOk: config.retrievalOk.name,

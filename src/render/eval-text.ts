@@ -7,6 +7,7 @@ import { scoringLines } from './scoring-words.js';
 import { SCORE_NOT_CALIBRATED } from './gate-words.js';
 import { scoreMetric } from '../core/catalog/scores.js';
 import { repeatsText } from './repeats-words.js';
+import { runWarnings } from './decomposition-words.js';
 
 /** The generation and answer metrics: every run metric but retrieval success, which the retrieval table shows. */
 const GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== 'retrieval_ok');
@@ -92,6 +93,7 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
     );
   }
   sections.push(tagTable(summary, headlineMetrics(config.retrievalOk.metric.name)));
-  if (summary.warnings.length > 0) sections.push(`Warnings\n${summary.warnings.map((w) => `  ! ${w}`).join('\n')}`);
+  const warnings = runWarnings(summary);
+  if (warnings.length > 0) sections.push(`Warnings\n${warnings.map((w) => `  ! ${w}`).join('\n')}`);
   return `${sections.filter((s): s is string => s !== null).join('\n\n')}\n`;
 }

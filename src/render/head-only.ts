@@ -6,6 +6,7 @@ import { baselineProblemContent, type BaselineProblem, baselineProblemText } fro
 import { gateChangesSection, type GateChangesView } from './gate-changes.js';
 import { annotated, details, heading, markerComment, paragraph, prose, serialise, table } from './mdast.js';
 import { fixed3 } from './text-table.js';
+import { runWarnings } from './decomposition-words.js';
 
 /**
  * Why nothing was compared: no base results (`reason` in our words, e.g. "no successful push run of this workflow
@@ -104,8 +105,7 @@ export function renderHeadOnly(summary: RunSummary, options: HeadOnlyOptions): s
       ]),
     );
   }
-  if (summary.warnings.length > 0) {
-    children.push(paragraph(...prose(`Warnings: ${summary.warnings.join(' ')}`)));
-  }
+  const warnings = runWarnings(summary);
+  if (warnings.length > 0) children.push(paragraph(...prose(`Warnings: ${warnings.join(' ')}`)));
   return serialise({ type: 'root', children });
 }

@@ -51,6 +51,7 @@ import { fixed3 } from './text-table.js';
 import type { History } from '../core/history/history.js';
 import { trendSection } from './history.js';
 import { gateChangesSection, type GateChangesView, goldChangesSection, type GoldApprovalView } from './gate-changes.js';
+import { decompositionWarnings } from './decomposition-words.js';
 
 /**
  * The comment's options, one value handed down whole to every section that reads one: a new option is a field
@@ -653,6 +654,7 @@ function decompositionSection(comparison: Comparison): RootContent[] {
   if (base.n === 0 && head.n === 0) return [];
   const body: RootContent[] = [table(['', 'base', 'head'], decompositionRows(base, head), ['left', 'right', 'right'])];
   if (comparison.retrievalShifted) body.push(paragraph(...prose(`⚠️ ${retrievalShiftNote(comparison)}`)));
+  for (const warning of decompositionWarnings(head)) body.push(paragraph(...prose(`⚠️ In head, ${warning}`)));
   return details('Where the errors come from (decomposition)', body);
 }
 
@@ -719,10 +721,7 @@ function flakySection(comparison: Comparison): RootContent[] {
 
 function warningsSection(comparison: Comparison, options: CommentOptions): RootContent[] {
   const context = { retrievalOk: options.retrievalOk, judges: comparison.judges };
-  const warnings: Sentence[] = [
-    ...comparison.warnings.map((w) => warningWords(w, context)),
-    ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`]),
-  ];
+  const warnings: Sentence[] = [...comparison.warnings.map((w) => warningWords(w, context))];
   if (warnings.length === 0) return [];
   const shown = warnings.slice(0, WARNINGS_SHOWN);
   if (warnings.length > WARNINGS_SHOWN) shown.push([`… and ${warnings.length - WARNINGS_SHOWN} more in the JSON report`]);

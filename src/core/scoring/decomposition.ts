@@ -28,8 +28,18 @@ export interface Decomposition {
   readonly rLowerBound: number | null;
   /** Closed-book accuracy (no context at all) beside gBad (wrong context), when `closed_book_correct` is given. */
   readonly closedBook: ClosedBookComparison | null;
-  readonly warnings: readonly string[];
+  readonly warnings: readonly DecompositionWarning[];
 }
+
+/** What makes the decomposition hard to read; words are the renderers'. */
+export type DecompositionWarning =
+  /**
+   * e2e / r > 1: more questions were answered right with retrieval failed than wrong with it ok, so the product
+   * model e2e = r·g cannot hold. The counts are sums of pass rates when questions were run several times.
+   */
+  | { readonly kind: 'right-without-retrieval'; readonly productModelG: number; readonly rightWithoutRetrieval: number; readonly wrongWithRetrieval: number }
+  /** A conditional rate resting on fewer than {@link SMALL_SPLIT} questions. */
+  | { readonly kind: 'small-split'; readonly split: 'good' | 'bad'; readonly n: number };
 
 export interface ClosedBookComparison {
   /** Closed-book accuracy on the retrieval-failed questions that carry it: the like-for-like number beside gBad. */
@@ -88,7 +98,7 @@ export function decompose(
   const gGood = ratio(correctGood, nGood);
   const gBad = ratio(correctBad, nBad);
   const e2e = ratio(correctGood + correctBad, n);
-  const warnings: string[] = [];
+  const warnings: DecompositionWarning[] = [];
   let e2eCheck: number | null = null;
   let ceiling: number | null = null;
   let productModelG: number | null = null;
@@ -101,11 +111,9 @@ export function decompose(
     if (r > 0) {
       productModelG = e2e! / r;
       productModelBias = bad / r;
-      // e2e > r only when some answer is right without good context, so g_bad is defined.
+      // e2e > r ⇔ (1 − r)·gBad > r·(1 − gGood): the right answers without good context outnumber the wrong ones with it.
       if (productModelG > 1) {
-        warnings.push(
-          `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r·g is misspecified here, because answers are right without good context (g_bad = ${gBad!.toFixed(4)}).`,
-        );
+        warnings.push({ kind: 'right-without-retrieval', productModelG, rightWithoutRetrieval: correctBad, wrongWithRetrieval: nGood - correctGood });
       }
     }
   }
@@ -113,7 +121,7 @@ export function decompose(
   const rLowerBound = gBad === null || gBad === 1 ? null : Math.max(0, (e2e! - gBad) / (1 - gBad));
   const closedBook =
     closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  if (nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? '' : 's'}: read it as a rough figure.`);
-  if (nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? '' : 's'}: read it as a rough figure.`);
+  if (nBad > 0 && nBad < SMALL_SPLIT) warnings.push({ kind: 'small-split', split: 'bad', n: nBad });
+  if (nGood > 0 && nGood < SMALL_SPLIT) warnings.push({ kind: 'small-split', split: 'good', n: nGood });
   return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
 }

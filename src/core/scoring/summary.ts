@@ -173,7 +173,8 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   const byTag: Record<string, { questions: number; metrics: Record<string, MetricSummary> }> = Object.create(null);
   for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config, rows, false) };
 
-  const warnings = [...decomposition.warnings];
+  // The decomposition's own warnings are data (its `warnings`): the renderers put them in words.
+  const warnings: string[] = [];
   if (outcomes.repeats !== undefined && decomposition.n > 0) {
     warnings.push(
       'questions were run several times: the decomposition puts a question on the retrieval-ok side only when retrieval was ok in every run, and g is the mean pass rate on each side.',

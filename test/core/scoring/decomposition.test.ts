@@ -52,10 +52,13 @@ describe('decomposition: the first article, r = 0.72 and gGood = 0.88', () => {
   });
 
   it('warns when e2e / r exceeds 1 (gBad 0.40: 1.0356) and not below (gBad 0.30: 0.9967)', () => {
+    // 280 right with retrieval failed outnumber the 216 wrong with it ok; 210 do not.
     const high = sweep(280);
-    expect(high.warnings.some((w) => /e2e \/ r = 1\.0356 exceeds 1/.test(w) && /misspecified/.test(w))).toBe(true);
+    expect(high.warnings).toEqual([
+      { kind: 'right-without-retrieval', productModelG: high.productModelG, rightWithoutRetrieval: 280, wrongWithRetrieval: 216 },
+    ]);
+    expect(high.productModelG!.toFixed(4)).toBe('1.0356');
     const below = sweep(210);
-    expect(below.warnings.some((w) => /exceeds 1/.test(w))).toBe(false);
     expect(below.warnings).toEqual([]);
   });
 
@@ -89,7 +92,7 @@ describe('decomposition: the first article, r = 0.72 and gGood = 0.88', () => {
     expect(after.gGood! - before.gGood!).toBeCloseTo(0, 12);
     // With the fresh r, the product model overshoots 1 (0.608 / 0.6 = 1.0133) and says so.
     expect(after.productModelG).toBeCloseTo(0.608 / 0.6, 12);
-    expect(after.warnings.some((w) => /exceeds 1/.test(w))).toBe(true);
+    expect(after.warnings.map((w) => w.kind)).toEqual(['right-without-retrieval']);
   });
 
   it.each([
@@ -222,15 +225,15 @@ describe('decomposition: slices and edge cases', () => {
 
   it('warns that a split of fewer than 10 questions is a rough figure', () => {
     const d = population(20, 15, 3, 1);
-    expect(d.warnings).toContain('g_bad rests on only 3 questions: read it as a rough figure.');
-    expect(population(1, 1, 20, 1).warnings).toContain('g_good rests on only 1 question: read it as a rough figure.');
+    expect(d.warnings).toContainEqual({ kind: 'small-split', split: 'bad', n: 3 });
+    expect(population(1, 1, 20, 1).warnings).toContainEqual({ kind: 'small-split', split: 'good', n: 1 });
   });
 
   it('the small-split warning stops at 10 questions, on either side', () => {
-    expect(population(20, 15, 9, 1).warnings).toEqual(['g_bad rests on only 9 questions: read it as a rough figure.']);
+    expect(population(20, 15, 9, 1).warnings).toEqual([{ kind: 'small-split', split: 'bad', n: 9 }]);
     expect(population(20, 15, 10, 1).warnings).toEqual([]);
-    expect(population(20, 15, 1, 0).warnings).toEqual(['g_bad rests on only 1 question: read it as a rough figure.']);
-    expect(population(9, 5, 20, 1).warnings).toEqual(['g_good rests on only 9 questions: read it as a rough figure.']);
+    expect(population(20, 15, 1, 0).warnings).toEqual([{ kind: 'small-split', split: 'bad', n: 1 }]);
+    expect(population(9, 5, 20, 1).warnings).toEqual([{ kind: 'small-split', split: 'good', n: 9 }]);
     expect(population(10, 5, 20, 1).warnings).toEqual([]);
   });
 

@@ -158,9 +158,9 @@ describe('summarizeRun: repeated runs', () => {
     expect(summary.metrics.correct).toEqual({ value: 2.25 / 4, n: 4, count: 2.25, ci: wilsonInterval(2.25, 4) });
     expect(summary.metrics.long_answer_rate).toEqual({ value: 0.5, n: 4, count: 2, ci: wilsonInterval(2, 4) });
     expect(summary.repeats).toMatchObject({ records: 9, questions: 4 });
-    // After the decomposition's own (g_good rests on only 4 questions).
+    // The decomposition's own is data (g_good rests on only 4 questions), put in words by the renderers.
+    expect(summary.decomposition.warnings).toEqual([{ kind: 'small-split', split: 'good', n: 4 }]);
     expect(summary.warnings).toEqual([
-      'g_good rests on only 4 questions: read it as a rough figure.',
       'questions were run several times: the decomposition puts a question on the retrieval-ok side only when retrieval was ok in every run, and g is the mean pass rate on each side.',
     ]);
   });
@@ -209,13 +209,15 @@ describe('summarizeRun: the judge agreement warning', () => {
     expect(none.warnings.filter((w) => w.startsWith('judge agreement'))).toEqual([]);
   });
 
-  it('keeps the decomposition warnings first', () => {
+  it('keeps the decomposition warnings as data apart from its own words', () => {
     // e2e = 2/3 > r = 1/3, and both splits are small.
-    const { warnings } = summarizeRun(fourQuestions({ labelPairs: pairs({ tt: 2, tf: 1, ft: 1, ff: 2 }) }), config);
-    expect(warnings).toHaveLength(4);
-    expect(warnings[0]).toMatch(/^e2e \/ r = 2\.0000 exceeds 1/);
-    expect(warnings[1]).toMatch(/^g_bad rests on only 2 questions/);
-    expect(warnings[2]).toMatch(/^g_good rests on only 1 question:/);
-    expect(warnings[3]).toMatch(/^judge agreement/);
+    const { warnings, decomposition } = summarizeRun(fourQuestions({ labelPairs: pairs({ tt: 2, tf: 1, ft: 1, ff: 2 }) }), config);
+    expect(decomposition.warnings).toEqual([
+      { kind: 'right-without-retrieval', productModelG: 2, rightWithoutRetrieval: 1, wrongWithRetrieval: 0 },
+      { kind: 'small-split', split: 'bad', n: 2 },
+      { kind: 'small-split', split: 'good', n: 1 },
+    ]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^judge agreement/);
   });
 });

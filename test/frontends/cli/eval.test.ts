@@ -142,10 +142,16 @@ describe('eval: worked numbers from the articles', () => {
     const path = decompositionFile('decomp-40.jsonl', 280);
     const json = await evalJson(path);
     expect(json.decomposition.productModelG!.toFixed(4)).toBe('1.0356');
-    expect(json.warnings.some((w) => w.startsWith('e2e / r = 1.0356 exceeds 1'))).toBe(true);
+    // In plain words: 280 right with retrieval failed against 1800 − 1584 = 216 wrong with it ok.
+    const words =
+      'retrieval and generation do not separate cleanly here: more answers were right with retrieval failed (280 questions) than wrong with retrieval ok (216 questions)';
+    expect(json.warnings.filter((w) => w.startsWith(words))).toHaveLength(1);
+    expect(json.decomposition.warnings).toEqual(json.warnings);
     const text = await runMain(['eval', '--results', path]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^Warnings\n {2}! e2e \/ r = 1\.0356 exceeds 1: the product model e2e = r·g is misspecified/m);
+    expect(text.stdout).toContain(`Warnings\n  ! ${words}`);
+    expect(text.stdout).toContain('e2e / r (1.036) is above 1 and says nothing about generation here.');
+    expect(text.stdout).not.toContain('misspecified');
   });
 
   it('closed-book accuracy on the failed questions sits beside gBad', async () => {
