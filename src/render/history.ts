@@ -30,13 +30,15 @@ function changeWords(trend: Trend): string {
 
 /**
  * The one-line reading of a trend, with its test: "Retrieval ok (hit@5) has fallen 4.0 points over the last 10
- * runs (least-squares slope −0.44 points a run, 95% CI −0.71 to −0.17): a significant decline."
+ * runs (least-squares slope −0.44 points a run, 95% CI −0.71 to −0.17): a significant decline." A trend that is
+ * not significant is not read as a fall or a rise: "… shows no significant trend over the last 4 runs (…)."
  */
 export function trendReading(metric: string, trend: Trend, rule: string): string {
   const words = metricWords(metric, rule);
+  const subject = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
   const slope = `least-squares slope ${formatPoints(trend.slope)} points a run, 95% CI ${formatPoints(trend.ci[0])} to ${formatPoints(trend.ci[1])}`;
-  const verdict = trend.significant ? (trend.slope < 0 ? 'a significant decline' : 'a significant rise') : 'no significant trend';
-  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${changeWords(trend)} (${slope}): ${verdict}.`;
+  if (!trend.significant) return `${subject} shows no significant trend over the last ${trend.points} runs (${slope}).`;
+  return `${subject} ${changeWords(trend)} (${slope}): ${trend.slope < 0 ? 'a significant decline' : 'a significant rise'}.`;
 }
 
 function formatPoints(value: number): string {
@@ -77,7 +79,7 @@ export interface MetricTrend {
   readonly points: readonly { readonly label: string; readonly value: number }[];
   /** How many of the points are base runs (the rest is the pull request's). */
   readonly baseRuns: number;
-  /** Null below 3 points. */
+  /** Null below the trend test's fewest points (`TREND_MIN_POINTS`): the runs are then charted and not read. */
   readonly trend: Trend | null;
 }
 

@@ -1,6 +1,6 @@
 import type { Code, Root, RootContent } from 'mdast';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { appendRun, EMPTY_HISTORY, type History, type HistoryEntry } from '../../src/core/history/history.js';
+import { appendRun, EMPTY_HISTORY, type History, type HistoryEntry, TREND_MIN_POINTS } from '../../src/core/history/history.js';
 import { historySvg, historyText, trendSection } from '../../src/render/history.js';
 import { serialise } from '../../src/render/mdast.js';
 
@@ -41,14 +41,36 @@ describe('trendSection', () => {
       /^Retrieval ok \(hit\\?@5\) has fallen \d+\.\d points over the last 11 runs \(least-squares slope −\d\.\d\d points a run, 95% CI −[\d.]+ to −[\d.]+\): a significant decline\.\n$/,
     );
     const flat = serialise({ type: 'root', children: section.filter((n) => n.type === 'paragraph').slice(1) } as Root);
-    expect(flat).toContain('has held steady over the last 11 runs');
-    expect(flat).toContain('no significant trend');
+    expect(flat).toBe(
+      'End-to-end correctness shows no significant trend over the last 11 runs (least-squares slope 0.00 points a run, 95% CI 0.00 to 0.00).\n',
+    );
   });
 
-  it('shows nothing for a metric the history lacks, and no reading below 3 points', () => {
+  it('reads a trend that is not significant as no fall or rise, however far the line moved', () => {
+    // 3 base runs and the PR: the fitted line falls 21 points (slope −7 a run, t on 2 df: ± 4.303 · 6.36), within the noise.
+    const section = trendSection(
+      history([
+        [0.95, 0.8],
+        [0.7, 0.8],
+        [0.9, 0.8],
+      ]),
+      { retrieval_ok: 0.65 },
+      'hit@5',
+    );
+    const reading = serialise({ type: 'root', children: section.filter((n) => n.type === 'paragraph').slice(0, 1) } as Root);
+    expect(reading).toBe(
+      'Retrieval ok (hit\\@5) shows no significant trend over the last 4 runs (least-squares slope −7.00 points a run, 95% CI −34.38 to 20.38).\n',
+    );
+    expect(reading).not.toMatch(/fallen|risen|held steady/);
+  });
+
+  it("shows nothing for a metric the history lacks, and no reading below the trend test's fewest points", () => {
+    expect(TREND_MIN_POINTS).toBe(3);
     expect(trendSection(EMPTY_HISTORY, { retrieval_ok: 0.9 }, 'hit@5')).toEqual([]);
-    const two = trendSection(history([[0.9, 0.8]]), { retrieval_ok: 0.9 }, 'hit@5');
+    // One base run and the PR: the runs are charted, with no trend words at all.
+    const two = trendSection(history([[0.9, 0.8]]), { retrieval_ok: 0.5 }, 'hit@5');
     expect(two.map((n) => n.type)).toEqual(['code']);
+    expect(serialise({ type: 'root', children: two } as Root)).not.toMatch(/trend|fallen|risen|steady|points/);
   });
 });
 

@@ -58,10 +58,13 @@ export function series(history: History, metric: string, last: number): { commit
   return history.runs.flatMap((run) => (run.metrics[metric] === undefined ? [] : [{ commit: run.commit, value: run.metrics[metric].value }])).slice(-last);
 }
 
+/** The fewest points the trend test needs: with fewer a slope has no interval (n − 2 degrees of freedom). */
+export const TREND_MIN_POINTS = 3;
+
 /**
  * A linear trend over equally spaced points (one per run): the least-squares slope per run, its 95% interval from
  * Student's t with n − 2 degrees of freedom, and the fitted change from the first point to the last. The trend is
- * significant when the interval excludes 0. Null with fewer than 3 points, where a slope has no interval.
+ * significant when the interval excludes 0. Null with fewer than {@link TREND_MIN_POINTS} points.
  */
 export interface Trend {
   readonly points: number;
@@ -74,7 +77,7 @@ export interface Trend {
 
 export function linearTrend(values: readonly number[]): Trend | null {
   const n = values.length;
-  if (n < 3) return null;
+  if (n < TREND_MIN_POINTS) return null;
   const meanX = (n - 1) / 2;
   const meanY = values.reduce((sum, y) => sum + y, 0) / n;
   let sxx = 0;
