@@ -10,6 +10,7 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
  */
 export const SLOW_SUITES = [
   'test/render/inert.test.ts',
+  'test/render/comment-look.test.ts',
   'test/frontends/github/e2e.test.ts',
   'test/examples/demo.test.ts',
   'test/trec-parity.test.ts',

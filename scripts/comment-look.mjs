@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CMARK_ARGS, htmlProblems } from './comment-checks.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const options = { markdown: join(ROOT, 'docs', 'example-comment.md'), out: join(ROOT, 'out', 'look'), width: 800 };
@@ -38,45 +39,8 @@ function run(command, args, input) {
 }
 
 const markdown = readFileSync(options.markdown, 'utf8');
-// GitHub keeps the raw HTML its sanitiser allows (our <details>, <summary>, <br>): --unsafe keeps it here too.
-const body = run('cmark-gfm', ['--unsafe', '-e', 'table', '-e', 'autolink', '-e', 'strikethrough', '-e', 'tagfilter'], markdown).stdout;
-
-// Nothing live: links only to http(s) with our own words, no image, script, style or form; no tag GitHub would not keep.
-const problems = [];
-const allowedTags = new Set([
-  'p',
-  'h3',
-  'h4',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'code',
-  'strong',
-  'em',
-  'ul',
-  'li',
-  'details',
-  'summary',
-  'br',
-  'a',
-]);
-// A fenced mermaid block (the trend charts) is the one <pre> GitHub draws rather than shows: only those may appear.
-const mermaidBlocks = (body.match(/<pre><code class="language-mermaid">/g) ?? []).length;
-if ((body.match(/<pre[\s>]/g) ?? []).length !== mermaidBlocks) problems.push('a <pre> block that is not a mermaid chart');
-for (const [, tag] of body.matchAll(/<\/?([a-z0-9]+)/g)) if (!allowedTags.has(tag) && tag !== 'pre') problems.push(`tag <${tag}>`);
-for (const [anchor, href, words] of body.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)) {
-  if (!/^https?:\/\//.test(href) || !['workflow run', 'its run', 'trace', 'base trace', 'head trace'].includes(words)) problems.push(`link ${anchor}`);
-}
-if ((body.match(/<a /g) ?? []).length !== [...body.matchAll(/<a href="[^"]*">[^<]*<\/a>/g)].length) problems.push('a link that is not ours');
-const tables = (body.match(/<table>/g) ?? []).length;
-const rowsIntact = [...body.matchAll(/<table>[\s\S]*?<\/table>/g)].every(([t]) => {
-  const widths = [...t.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map(([, row]) => (row.match(/<t[hd][ >]/g) ?? []).length);
-  return widths.every((w) => w === widths[0]);
-});
-if (!rowsIntact) problems.push('a table whose rows have different numbers of cells');
+const body = run('cmark-gfm', CMARK_ARGS, markdown).stdout;
+const { problems, tables, rowsIntact } = htmlProblems(body);
 
 const css = pathToFileURL(createRequire(import.meta.url).resolve('github-markdown-css/github-markdown-light.css')).href;
 // Every code span in a table is measured: more than one line box means it broke across lines.

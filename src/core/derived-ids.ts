@@ -28,6 +28,11 @@ export function questionId(question: string): string {
   return `q-${digest(normalizeText(question))}`;
 }
 
+/** Whether `id` is the one derived from `question` (the record gave none): the id then says nothing the text does not. */
+export function isQuestionIdOf(id: string, question: string): boolean {
+  return id.startsWith('q-') && id === questionId(question);
+}
+
 /** The document id of a context given only as text: `text-` and a hash of its normalised text. */
 export function contextId(context: string): string {
   return `text-${digest(normalizeText(context))}`;

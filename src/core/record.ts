@@ -447,6 +447,8 @@ export interface Derivation {
   readonly idFromQuestion: boolean;
   /** Relevant documents were matched to the retrieved ones by their text. */
   readonly retrievalByText: boolean;
+  /** The retrieved documents' ids are hashes of their texts (`text-…`): no `retrieved_ids` was given. */
+  readonly documentIdsFromText: boolean;
 }
 
 /**
@@ -483,7 +485,10 @@ export function resolveRecord(
     }
     record = { ...record, retrieved_ids: retrieved, relevant_ids: referenceIds(retrieved, contexts, references, rule) };
   }
-  return { record, derivation: { idFromQuestion: fields.id === undefined, retrievalByText } };
+  return {
+    record,
+    derivation: { idFromQuestion: fields.id === undefined, retrievalByText, documentIdsFromText: retrievalByText && fields.retrieved_ids === undefined },
+  };
 }
 
 /**

@@ -1,13 +1,14 @@
 import { correctRunsWords, flakyRateWords, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
-import type { Comparison, CompareConfig, McNemarTest, PairedTest, RandomizationTest } from '../core/compare/types.js';
+import type { Comparison, CompareConfig, McNemarTest, PairedTest, QuestionEvidence, RandomizationTest } from '../core/compare/types.js';
+import { documentLabel, idFromText } from './documents.js';
+import { decompositionWarnings } from './decomposition-words.js';
 import type { Decomposition } from '../core/scoring/decomposition.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
 import { judgeNote, lostOutcomesFix, reasonText, testLabel, warningText } from './gate-words.js';
 import { sentenceText } from './untrusted.js';
 import { comparisonScoringLines } from './scoring-words.js';
 import { fixed3, textTable } from './text-table.js';
-import { decompositionWarnings } from './decomposition-words.js';
 
 /** One line on a McNemar test's 2×2 table and which p-value decided. */
 export function mcnemarSentence(test: McNemarTest): string {
@@ -99,17 +100,21 @@ export function retrievalShiftNote(comparison: Comparison): string {
   );
 }
 
+/** A listed question's id, or nothing when the id is the hash of its text (shown beside it). */
+const shownId = (item: { readonly id: string; readonly question: string }) => (idFromText(item) ? '' : item.id);
+
+/** "lost auth-0007, “Refunds are issued within 30 days…”": each document by its id, or its first words when the id is a hash. */
+function lostWords(item: { readonly lostDocuments: readonly string[]; readonly evidence?: QuestionEvidence }): string {
+  if (item.lostDocuments.length === 0) return '';
+  return `lost ${item.lostDocuments.map((id) => ((label) => (label === null ? id : `“${label}”`))(documentLabel(id, item.evidence))).join(', ')}`;
+}
+
 function changeRows(changes: Comparison['regressions']): string[][] {
   return changes.map((change) => [
-    change.id,
+    shownId(change),
     change.cause,
     change.question.replace(/\s+/g, ' ').slice(0, 80),
-    [
-      change.correctRuns === undefined ? '' : correctRunsWords(change.correctRuns),
-      change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(', ')}` : '',
-    ]
-      .filter(Boolean)
-      .join('; '),
+    [change.correctRuns === undefined ? '' : correctRunsWords(change.correctRuns), lostWords(change)].filter(Boolean).join('; '),
   ]);
 }
 
@@ -180,14 +185,19 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
 
   if (comparison.missing.length > 0) {
     const rows = comparison.missing.map((m) => [
-      m.id,
+      shownId(m),
       m.question.replace(/\s+/g, ' ').slice(0, 80),
       m.wasCorrect === null ? '' : m.wasCorrect ? 'right in base' : 'wrong in base',
     ]);
     sections.push(`Missing from head, counted as failed (${comparison.missing.length})\n${textTable(rows)}`);
   }
   if (comparison.lostOutcomes.length > 0) {
-    const rows = comparison.lostOutcomes.map((l) => [l.id, l.question.replace(/\s+/g, ' ').slice(0, 80), `no ${l.columns.join(', ')}`, l.tests.join(', ')]);
+    const rows = comparison.lostOutcomes.map((l) => [
+      shownId(l),
+      l.question.replace(/\s+/g, ' ').slice(0, 80),
+      `no ${l.columns.join(', ')}`,
+      l.tests.join(', '),
+    ]);
     sections.push(
       `Outcomes lost in head, ${lostCounted(comparison)} (${comparison.lostOutcomes.length})\n` +
         textTable([['id', 'question', 'lost in head', lostCounted(comparison) === 'counted as failed' ? 'counted as failed in' : 'left out of'], ...rows]) +
@@ -205,9 +215,7 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
   if (rescued.length > 0) {
     sections.push(
       `Lost the gold document but still answered right (${rescued.length})\n` +
-        textTable(
-          rescued.map((r) => [r.id, r.question.replace(/\s+/g, ' ').slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(', ')}` : '']),
-        ),
+        textTable(rescued.map((r) => [shownId(r), r.question.replace(/\s+/g, ' ').slice(0, 80), lostWords(r)])),
     );
   }
   if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})\n${textTable(changeRows(comparison.fixed))}`);

@@ -47,6 +47,7 @@ import {
   text,
 } from './mdast.js';
 import { safeHttpUrl, type Sentence } from './untrusted.js';
+import { DOCUMENT_LABEL_MAX, documentLabel, idFromText } from './documents.js';
 import { fixed3 } from './text-table.js';
 import type { History } from '../core/history/history.js';
 import { trendSection } from './history.js';
@@ -369,21 +370,25 @@ function causeCell(change: QuestionChange, improving: boolean): string {
  * lacked), or the head's top documents when none is new (its slots taken by other passages of the same ones).
  */
 function lostLine(lost: readonly string[], evidence: QuestionEvidence | undefined): PhrasingContent[] {
-  const documents = documentList(lost);
+  const documents = documentList(lost, evidence);
   const out: PhrasingContent[] = documents.length === 0 ? [text('lost the gold document')] : [text('lost '), ...documents];
   const before = new Set(evidence?.base?.top ?? []);
   const newcomers = (evidence?.head?.top ?? []).filter((id) => !before.has(id));
-  if (newcomers.length > 0) out.push(text(' · in its place '), ...documentList(newcomers));
-  else if (evidence?.head?.top !== undefined) out.push(text(" · head's top "), ...documentList(evidence.head.top));
+  if (newcomers.length > 0) out.push(text(' · in its place '), ...documentList(newcomers, evidence));
+  else if (evidence?.head?.top !== undefined) out.push(text(" · head's top "), ...documentList(evidence.head.top, evidence));
   return out;
 }
 
-/** Up to {@link DOCUMENTS_SHOWN} document ids as code, then a count of the rest. */
-function documentList(ids: readonly string[]): PhrasingContent[] {
+/**
+ * Up to {@link DOCUMENTS_SHOWN} documents, then a count of the rest: each by its id as code, or, when the id is a
+ * hash of its text, by its first words in quotes.
+ */
+function documentList(ids: readonly string[], evidence: QuestionEvidence | undefined): PhrasingContent[] {
   const out: PhrasingContent[] = [];
   ids.slice(0, DOCUMENTS_SHOWN).forEach((id, i) => {
     if (i > 0) out.push(text(', '));
-    out.push(inert(id, ID_MAX_CHARS));
+    const label = documentLabel(id, evidence);
+    out.push(...(label === null ? [inert(id, ID_MAX_CHARS)] : [text('“'), ...inertProse(label, DOCUMENT_LABEL_MAX), text('”')]));
   });
   if (ids.length > DOCUMENTS_SHOWN) out.push(text(` and ${ids.length - DOCUMENTS_SHOWN} more`));
   return out;
@@ -405,15 +410,16 @@ interface Listed {
 type AnswerOutcomes = readonly [base: string | null, head: string | null] | null;
 
 /**
- * The question cell: the id first, so that it starts the cell's first line and never breaks at its hyphen, then
- * the question as prose, its trace links, what retrieval lost, and its answers side by side folded under it. The
- * other columns hold short words, so this one takes the width a pull request page leaves.
+ * The question cell: the id first (unless it is the hash of the question), so that it starts the cell's first line
+ * and never breaks at its hyphen, then the question as prose, its trace links, what retrieval lost, and its answers
+ * side by side folded under it. The other columns hold short words, so this one takes the width a pull request
+ * page leaves.
  */
 function questionCell(item: Listed, traceUrl: string | undefined, outcomes: AnswerOutcomes, lost?: readonly string[]): PhrasingContent[] {
   const links = traceLinks(item, traceUrl);
   return [
-    inert(item.id, ID_MAX_CHARS),
-    text(' '),
+    // An id that is the hash of the question says nothing the question does not.
+    ...(idFromText(item) ? [] : [inert(item.id, ID_MAX_CHARS), text(' ')]),
     ...inertProse(item.question, QUESTION_MAX_CHARS),
     ...(links.length > 0 ? [text(' · '), ...links] : []),
     // Document ids start a line of their own in the widest column, where they do not break at a hyphen.

@@ -75,6 +75,24 @@ const cut = (points: readonly string[], max: number) =>
     .join('')
     .trimEnd()}…`;
 
+/**
+ * The first words of untrusted text (a document's, to name it), inert: at most `words` words and `max` code points,
+ * ending with "…" when the text goes on. A first word longer than that is cut.
+ */
+export function inertFirstWords(value: string, words: number, max: number): string {
+  const line = inertText(value, 4 * max);
+  let shown = '';
+  let count = 0;
+  for (const word of line.split(' ')) {
+    const longer = shown === '' ? word : `${shown} ${word}`;
+    if (count === words || Array.from(longer).length > max - 1) break;
+    shown = longer;
+    count++;
+  }
+  if (shown === line) return line;
+  return shown === '' ? cut(Array.from(line), max) : `${shown}…`;
+}
+
 /** A sentence as plain text (terminal, log, JSON), its untrusted pieces inert and bounded. */
 export function sentenceText(sentence: Sentence): string {
   return sentence.map((piece) => (typeof piece === 'string' ? piece : inertText(piece.untrusted, piece.max))).join('');

@@ -128,8 +128,19 @@ const EVIDENCE_TEXT_MAX = 2_000;
 /** Most documents kept of a record's ranking for the evidence. */
 const EVIDENCE_TOP_MAX = 20;
 
-const bounded = (text: string | undefined) =>
-  text === undefined || text.length <= EVIDENCE_TEXT_MAX ? text : Array.from(text).slice(0, EVIDENCE_TEXT_MAX).join('');
+/** Longest start of a document's text kept to name it, in code points: reports show its first words. */
+const DOCUMENT_TEXT_MAX = 200;
+
+const bounded = (text: string | undefined, max = EVIDENCE_TEXT_MAX) =>
+  text === undefined || text.length <= max ? text : Array.from(text).slice(0, max).join('');
+
+/** The start of each top document's text, by id, when the ids were derived from the texts. */
+function documentTexts(record: ResultRecord, top: readonly string[], derivation: Derivation): Record<string, string> | undefined {
+  const contexts = record.retrieved_contexts;
+  if (!derivation.documentIdsFromText || contexts === undefined || top.length === 0) return undefined;
+  // Text ids are `text-` and hex digits: no key of an object's prototype.
+  return Object.fromEntries(top.map((id, rank) => [id, bounded(contexts[rank], DOCUMENT_TEXT_MAX)!]));
+}
 
 /** What the first read of a run tells the second: whether every record had an id, and where each record is. */
 export interface FirstRead {
@@ -164,15 +175,18 @@ export async function readEvidence(files: readonly string[], ids: ReadonlySet<st
     if (onlyPlaces !== undefined && onlyPlaces.length === 0) continue;
     await readResults(
       file,
-      (record) => {
+      (record, _line, _text, derivation) => {
         if (!ids.has(record.id)) return;
         const answer = bounded(record.answer);
         const expectedAnswer = bounded(record.expected_answer);
+        const top = record.retrieved_ids?.slice(0, depth);
+        const texts = top === undefined ? undefined : documentTexts(record, top, derivation);
         found.set(record.id, {
           ...(answer === undefined ? {} : { answer }),
           ...(expectedAnswer === undefined ? {} : { expectedAnswer }),
-          ...(record.retrieved_ids === undefined ? {} : { top: record.retrieved_ids.slice(0, depth) }),
+          ...(top === undefined ? {} : { top }),
           ...(record.trace_url === undefined ? {} : { traceUrl: bounded(record.trace_url) }),
+          ...(texts === undefined ? {} : { documentTexts: texts }),
         });
       },
       onlyPlaces === undefined ? shared : { ...shared, onlyPlaces },

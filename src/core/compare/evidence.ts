@@ -31,6 +31,7 @@ export function withEvidence(comparison: Comparison, base: ReadonlyMap<string, S
       ...(record.answer === undefined ? {} : { answer: record.answer }),
       ...(record.top === undefined ? {} : { top: record.top }),
       ...(record.traceUrl === undefined ? {} : { traceUrl: record.traceUrl }),
+      ...(record.documentTexts === undefined ? {} : { documentTexts: record.documentTexts }),
     });
     const expectedAnswer = after?.expectedAnswer ?? before?.expectedAnswer;
     return {

@@ -221,6 +221,11 @@ export interface QuestionSide {
   readonly top?: readonly string[];
   /** The record's `trace_url`, unchecked: renderers link it only when it is an http(s) URL. */
   readonly traceUrl?: string;
+  /**
+   * The start of the text of each document in `top` whose id was derived from that text (`text-…`, no id given),
+   * by id: a hash means nothing to a reader, so reports show the document's first words instead.
+   */
+  readonly documentTexts?: Readonly<Record<string, string>>;
 }
 
 /**

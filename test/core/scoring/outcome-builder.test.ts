@@ -109,10 +109,10 @@ describe('what the report says was derived', () => {
   it('counts ids hashed from the question and documents matched by text as the reader says it derived them', () => {
     const builder = new OutcomeBuilder(config);
     const record = (id: string) => ({ id, question: `${id}?` }) as ResultRecord;
-    builder.add(record('hashed'), { idFromQuestion: true, retrievalByText: false });
-    builder.add(record('matched'), { idFromQuestion: false, retrievalByText: true });
-    builder.add(record('both'), { idFromQuestion: true, retrievalByText: true });
-    builder.add(record('neither'), { idFromQuestion: false, retrievalByText: false });
+    builder.add(record('hashed'), { idFromQuestion: true, retrievalByText: false, documentIdsFromText: false });
+    builder.add(record('matched'), { idFromQuestion: false, retrievalByText: true, documentIdsFromText: true });
+    builder.add(record('both'), { idFromQuestion: true, retrievalByText: true, documentIdsFromText: true });
+    builder.add(record('neither'), { idFromQuestion: false, retrievalByText: false, documentIdsFromText: false });
     builder.add(record('not said'));
     const outcomes = builder.build();
     expect(outcomes.idsFromQuestion).toBe(2);
