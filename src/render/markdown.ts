@@ -10,7 +10,7 @@
 import { fitLists } from './fit.js';
 import { correctRunsWords, flakyRateWords, passCountsText, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
-import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
+import type { List, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import { comparisonScoringLines, type ScoringRulesInUse } from './scoring-words.js';
 import type {
   Comparison,
@@ -48,11 +48,13 @@ import {
 } from './mdast.js';
 import { safeHttpUrl, type Sentence } from './untrusted.js';
 import { DOCUMENT_LABEL_MAX, documentLabel, idFromText } from './documents.js';
+import { type MetricRow, metricsTable } from './metrics-table.js';
+import { decompositionWarnings } from './decomposition-words.js';
+import { parseRetrievalMetric } from '../core/catalog/retrieval-metrics.js';
 import { fixed3 } from './text-table.js';
 import type { History } from '../core/history/history.js';
 import { trendSection } from './history.js';
 import { gateChangesSection, type GateChangesView, goldChangesSection, type GoldApprovalView } from './gate-changes.js';
-import { decompositionWarnings } from './decomposition-words.js';
 
 /**
  * The comment's options, one value handed down whole to every section that reads one: a new option is a field
@@ -325,17 +327,46 @@ function causeLine(comparison: Comparison): PhrasingContent[] {
   return out;
 }
 
-function testsTable(comparison: Comparison, options: CommentOptions, failing: ReadonlySet<PairedTest>): Table {
-  const rows = comparison.tests.map((test) => [
-    testTableLabel(test.metric, options.retrievalOk),
-    fixed3(test.base),
-    fixed3(test.head),
-    `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})`,
-    formatP(test.pValue),
-    formatP(test.adjustedPValue),
-    roleCell(test, failing),
-  ]);
-  return table(['metric', 'base', 'head', 'Δ (95% CI)', 'p', 'Holm p', 'gate'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left']);
+/** Whether a report row's metric is a retrieval metric (`ndcg@10`, `mrr`…): the gated retrieval test's kin. */
+function isRetrievalMetric(metric: string): boolean {
+  try {
+    parseRetrievalMetric(metric);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The gated drop a report-only test measures again, in the gate's words: a retrieval metric's significant drop
+ * beside a significant drop of the gated retrieval test says nothing the gated row does not.
+ */
+function repeatedDrop(test: PairedTest, tests: readonly PairedTest[]): string | undefined {
+  if (test.gate !== null || !test.significant || test.delta >= 0 || !isRetrievalMetric(test.metric)) return undefined;
+  const gated = tests.find((t) => t.gate === 'retrieval' && t.significant && t.delta < 0);
+  return gated === undefined ? undefined : gateWords('retrieval');
+}
+
+/** The tests table: gated rows and significant changes open, the rest (and the repeats of a gated drop) folded. */
+function testsTable(comparison: Comparison, options: CommentOptions, failing: ReadonlySet<PairedTest>): RootContent[] {
+  const rows = comparison.tests.map((test): MetricRow => {
+    const repeats = repeatedDrop(test, comparison.tests);
+    return {
+      cells: [
+        testTableLabel(test.metric, options.retrievalOk),
+        fixed3(test.base),
+        fixed3(test.head),
+        `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})`,
+        formatP(test.pValue),
+        formatP(test.adjustedPValue),
+        repeats === undefined ? roleCell(test, failing) : `report, the gated ${repeats} drop again`,
+      ],
+      gated: test.gate !== null,
+      significant: test.significant,
+      ...(repeats === undefined ? {} : { repeats }),
+    };
+  });
+  return metricsTable(['metric', 'base', 'head', 'Δ (95% CI)', 'p', 'Holm p', 'gate'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left']);
 }
 
 function mcnemarSection(comparison: Comparison, options: CommentOptions): RootContent[] {
@@ -798,7 +829,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     ...(options.gateChanges === undefined ? [] : gateChangesSection(options.gateChanges)),
     ...goldChangesSection(comparison.goldChanges ?? [], options.goldApproval),
     ...scoringSection(comparison, options),
-    testsTable(comparison, options, verdict.failing),
+    ...testsTable(comparison, options, verdict.failing),
     ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),
     ...mcnemarSection(comparison, options),
     ...lostOutcomesSection(comparison, options),

@@ -612,9 +612,9 @@ describe('renderComment: McNemar tables and the decomposition', () => {
     expect(graded).toContain('\n95% CI of Δ: percentile bootstrap (100 pairs or more).\n\n#### Questions that lost their gold document (6)\n');
     const none = renderBody(makePassingComparison({ tests: [] }));
     expect(none).not.toContain('95% CI of Δ');
-    expect(none).toContain(
-      '\n| metric | base | head | Δ (95% CI) | p | Holm p | gate |\n| :- | -: | -: | -: | -: | -: | :- |\n\n#### Questions that lost their gold document (6)\n',
-    );
+    // No test, no metrics table: not even its header.
+    expect(none).not.toContain('| metric |');
+    expect(none).toContain('\n\n#### Questions that lost their gold document (6)\n');
   });
 
   it('folds the decomposition when either run has questions, and leaves it out when neither has', () => {

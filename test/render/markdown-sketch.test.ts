@@ -24,22 +24,38 @@ describe('renderComment: the sketch scenario, line for line', () => {
     ]);
   });
 
-  it('gives one row per test: the gated with their Holm p and role, the reported by their significance', () => {
+  it('gives the gated tests a row with their Holm p and role, and folds the others, the repeats of the gated drop named', () => {
     const markdown = renderBody(makeComparison());
     // Δ of the rates: hit@5 −14/170, correct −9/200, generation −2/139, refusal 0/30; their intervals are the
     // fixture's bootstrap intervals (markdown.test.ts works the first). Exact p: generation 2·(1 + 6 + 15)/2^6 =
-    // 0.6875, refusal 1. The graded tests are the fixture's numbers; recall@5 and ndcg@10 are significant drops.
+    // 0.6875, refusal 1. The graded tests are the fixture's numbers; recall@5 and ndcg@10 are significant drops,
+    // retrieval metrics beside the failing retrieval gate: its drop again, so folded with the tests that did not move.
+    const header = ['| metric | base | head | Δ (95% CI) | p | Holm p | gate |', '| :- | -: | -: | -: | -: | -: | :- |'];
     expect(block(markdown, '| metric |')).toBe(
       [
-        '| metric | base | head | Δ (95% CI) | p | Holm p | gate |',
-        '| :- | -: | -: | -: | -: | -: | :- |',
+        ...header,
         '| hit\\@5 — retrieval ok | 0.912 | 0.829 | −0.082 (−0.135, −0.035) | 0.0013 | 0.0026 | ❌ gate |',
         '| correct — end to end | 0.690 | 0.645 | −0.045 (−0.090, 0.000) | 0.0784 | 0.0784 | gate, not significant |',
+      ].join('\n'),
+    );
+    expect(
+      linesBetween(
+        markdown,
+        '<details><summary>5 more metrics: 2 measure the gated retrieval drop again, 3 did not change significantly</summary>',
+        '</details>',
+      ),
+    ).toBe(
+      [
+        '<details><summary>5 more metrics: 2 measure the gated retrieval drop again, 3 did not change significantly</summary>',
+        '',
+        ...header,
         '| correct with retrieval ok — generation | 0.748 | 0.734 | −0.014 (−0.050, +0.022) | 0.6875 | | report |',
         '| refusals on unanswerable | 0.900 | 0.900 | 0.000 (−0.098, +0.098) | 1.0000 | | report |',
-        '| ndcg\\@10 | 0.742 | 0.688 | −0.054 (−0.081, −0.027) | 0.0002 | | ⚠️ report, significant drop |',
-        '| recall\\@5 | 0.871 | 0.815 | −0.056 (−0.090, −0.022) | 0.0011 | | ⚠️ report, significant drop |',
+        '| ndcg\\@10 | 0.742 | 0.688 | −0.054 (−0.081, −0.027) | 0.0002 | | report, the gated retrieval drop again |',
+        '| recall\\@5 | 0.871 | 0.815 | −0.056 (−0.090, −0.022) | 0.0011 | | report, the gated retrieval drop again |',
         '| faithfulness | 0.884 | 0.879 | −0.005 (−0.021, +0.011) | 0.4100 | | report |',
+        '',
+        '</details>',
       ].join('\n'),
     );
     expect(markdown).toContain("\n\n95% CI of Δ: percentile bootstrap (100 pairs or more); Student's t (fewer than 100 pairs).\n\n");

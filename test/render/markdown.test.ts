@@ -126,11 +126,11 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
     expect(plain(bold!)).toBe('11 because retrieval lost the gold document');
   });
 
-  it('has a tests table with one row per test and seven columns', () => {
+  it('has a tests table of the gated tests, seven columns, and the other tests folded under a count', () => {
     const table = tree.children[6];
     expect(table?.type).toBe('table');
     const cells = cellTexts(table as Table);
-    expect(cells).toHaveLength(1 + 7);
+    expect(cells).toHaveLength(1 + 2);
     for (const row of cells) expect(row).toHaveLength(7);
     expect(cells[0]).toEqual(['metric', 'base', 'head', 'Δ (95% CI)', 'p', 'Holm p', 'gate']);
     // Rates get an interval too: 170 pairs, so the percentile bootstrap of the ±1/0 differences. Its exact
@@ -139,8 +139,20 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
     // −23/170 and −6/170 (−22/170 would be as plausible a draw for the lower end).
     expect(cells[1]).toEqual(['hit@5 — retrieval ok', '0.912', '0.829', '−0.082 (−0.135, −0.035)', '0.0013', '0.0026', '❌ gate']);
     expect(cells[2]).toEqual(['correct — end to end', '0.690', '0.645', '−0.045 (−0.090, 0.000)', '0.0784', '0.0784', 'gate, not significant']);
-    expect(cells[5]).toEqual(['ndcg@10', '0.742', '0.688', '−0.054 (−0.081, −0.027)', '0.0002', '', '⚠️ report, significant drop']);
-    expect(cells[7]?.[6]).toBe('report');
+    // ndcg@10 and recall@5 dropped significantly beside the failing retrieval gate: the same drop, folded.
+    const folded = fold(tree, '5 more metrics: 2 measure the gated retrieval drop again, 3 did not change significantly</summary>');
+    expect(folded.map((n) => n.type)).toEqual(['table']);
+    const rest = cellTexts(folded[0] as Table);
+    expect(rest[0]).toEqual(cells[0]);
+    expect(rest.slice(1).map((row) => row[0])).toEqual([
+      'correct with retrieval ok — generation',
+      'refusals on unanswerable',
+      'ndcg@10',
+      'recall@5',
+      'faithfulness',
+    ]);
+    expect(rest[3]).toEqual(['ndcg@10', '0.742', '0.688', '−0.054 (−0.081, −0.027)', '0.0002', '', 'report, the gated retrieval drop again']);
+    expect(rest[5]?.[6]).toBe('report');
   });
 
   it('folds a McNemar 2×2 table for each binary test, with the sentence on which p decided', () => {
@@ -250,7 +262,8 @@ describe('renderComment: variants', () => {
       /^hit@5 0\.912 → 0\.900 is not significant yet \(p = 0\.7539, Holm-adjusted 1\.0000\): .*about 3,334 paired questions.* End-to-end correctness/,
     );
     const cells = cellTexts(tree.children[5] as Table);
-    expect(cells.slice(1).map((row) => row[6])).toEqual(['gate, not significant', 'gate, not significant', 'report']);
+    expect(cells.slice(1).map((row) => row[6])).toEqual(['gate, not significant', 'gate, not significant']);
+    expect(cellTexts(fold(tree, '1 more metric, none changed significantly</summary>')[0] as Table)[1]?.[6]).toBe('report');
     expect(plain(tree)).not.toContain('r moved significantly');
   });
 
@@ -616,7 +629,7 @@ describe('renderComment: the length budget', () => {
       /^5,000 questions regressed: 5,000 because retrieval lost the gold document\. 3,000 questions went from wrong to right\.$/,
     );
     expect(tree.children[6]?.type).toBe('table');
-    expect((tree.children[6] as Table).children).toHaveLength(8);
+    expect((tree.children[6] as Table).children).toHaveLength(3);
 
     const section = sectionAfter(tree, 'Regressed questions (5,000)');
     const kept = keptRows(tree, 'Regressed questions (5,000)');
