@@ -26,7 +26,7 @@ describe('rag-gate history', () => {
     expect(lines[1]!.trim().split(/\s{2,}/)).toEqual(['commit', 'date', 'n', 'retrieval_ok', 'correct']);
     expect(lines[2]!.trim().split(/\s{2,}/)).toEqual(['0000000', '2026-02-01', '212', '0.950 [0.910, 0.980]', '0.770']);
     expect(stdout).toMatch(/Retrieval ok \(the retrieval-ok rule\) has fallen 4\.\d points over the last 10 runs .*: a significant decline\./);
-    expect(stdout).toMatch(/End-to-end correctness has held steady over the last 10 runs .*: no significant trend\./);
+    expect(stdout).toMatch(/End-to-end correctness shows no significant trend over the last 10 runs \(least-squares slope 0\.00 points a run.*\)\./);
     expect(readFileSync(svg, 'utf8').match(/<polyline /g)).toHaveLength(2);
   });
 

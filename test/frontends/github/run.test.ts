@@ -835,7 +835,8 @@ describe('runAction: the history of the base branch', () => {
         ],
         baseRuns: 4,
         trend: linearTrend([...values, headValue]),
-        reading: expect.stringMatching(/^Retrieval ok \(hit@5\) has fallen [\d.]+ points over the last 5 runs/),
+        // The fitted line falls 10.4 points, but 5 runs cannot tell that from noise: no fall is read into it.
+        reading: expect.stringMatching(/^Retrieval ok \(hit@5\) shows no significant trend over the last 5 runs \(least-squares slope −2\.61 points a run/),
       },
     ]);
   });
