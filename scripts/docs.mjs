@@ -1,4 +1,4 @@
-// npm run docs: writes what derives from the catalogs (action.yml's inputs and outputs, the docs' tables of settings, outputs, metrics and gates) from
+// npm run docs: writes what derives from the catalogs (action.yml's inputs and outputs, the docs' tables of settings, outputs, metrics, gates, record fields and formats) from
 // src/. `node scripts/docs.mjs --check` only reports drift; test/frontends/github/action-yml.test.ts checks the same.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

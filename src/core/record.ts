@@ -2,27 +2,13 @@ import { z } from 'zod';
 import { closestName } from './closest.js';
 import { type ContextMatchRule, contextId, questionId, referenceIds } from './derived-ids.js';
 import { hasRepeat } from './distinct.js';
+import { RECORD_FIELD_ROWS, type RecordFieldName, type RecordFieldRow } from './catalog/record-fields.js';
 
 const VERDICTS = ['SUPPORTED', 'CONTRADICTED', 'NOT_STATED'] as const;
 
-/**
- * Other tools' field names accepted for the canonical ones: Ragas' single-turn sample, the older Ragas and
- * LangChain dataset columns, DeepEval's test case.
- */
+/** Other tools' field names accepted for the canonical ones, from the fields' rows. */
 export const FIELD_ALIASES: ReadonlyMap<string, string> = new Map(
-  Object.entries({
-    user_input: 'question',
-    response: 'answer',
-    reference: 'expected_answer',
-    retrieved_context_ids: 'retrieved_ids',
-    reference_context_ids: 'relevant_ids',
-    ground_truth: 'expected_answer',
-    contexts: 'retrieved_contexts',
-    actual_output: 'answer',
-    expected_output: 'expected_answer',
-    retrieval_context: 'retrieved_contexts',
-    repeat: 'run',
-  }),
+  Object.entries(RECORD_FIELD_ROWS).flatMap(([field, row]: [string, RecordFieldRow]) => row.aliases.map((alias) => [alias, field] as const)),
 );
 
 /**
@@ -252,10 +238,12 @@ const scoresField = withPlainCheck(scoresSchema, (value) => {
   return true;
 });
 
-/** The canonical fields of a result record; unknown fields are allowed (and reported once as a warning). */
+/**
+ * The canonical fields of a result record, one per row of the fields' catalog (their meanings are there); unknown
+ * fields are allowed (and reported once as a warning).
+ */
 export const resultRecordSchema = z
   .object({
-    /** Optional: without it the id is derived from the question text (`questionId`). */
     id: idText('an id').optional(),
     question: z.string({ error: 'is required and must be a string' }),
     retrieved_ids: rankedIds.optional(),
@@ -279,17 +267,10 @@ export const resultRecordSchema = z
     tags: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings' }).optional(),
     judged_by: judgedByFieldSchema.optional(),
     judge_errors: judgeErrorsFieldSchema.optional(),
-    /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
     retrieved_contexts: texts('the retrieved texts, in retrieved_ids order').optional(),
-    /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
     reference_contexts: texts('the reference texts').optional(),
     scores: scoresField.optional(),
-    /** A link to the question's trace (LangSmith, Langfuse, Phoenix…): the comment links a regressed question to it. */
     trace_url: text.optional(),
-    /**
-     * Which repeat of the question this record is (1, 2, …), for a pipeline run several times per question: the
-     * same id then appears once per run. Without it a record is its question's only run.
-     */
     run: withPlainCheck(
       z
         .number({ error: notFinite('must be a whole number, 1 or more (which repeat of the question this record is)') })
@@ -298,7 +279,7 @@ export const resultRecordSchema = z
         .refine(Number.isSafeInteger, 'is too large a repeat number'),
       (value) => Number.isSafeInteger(value) && (value as number) >= 1,
     ).optional(),
-  })
+  } satisfies Record<RecordFieldName, z.ZodType>)
   .superRefine((record, ctx) => {
     for (const issue of crossFieldIssues(record)) ctx.addIssue({ code: 'custom', ...issue });
   });

@@ -1,5 +1,7 @@
 import { RESULTS_FORMATS } from '../core/catalog/formats.js';
-import { FIELD_ALIASES, IGNORED_FIELDS } from '../core/record.js';
+import { IGNORED_FIELDS } from '../core/record.js';
+import { RECORD_FIELD_ROWS } from '../core/catalog/record-fields.js';
+import { RETRIEVAL_METRIC_ROWS } from '../core/catalog/retrieval-metrics.js';
 import { stringify } from 'yaml';
 import { GATED_TESTS } from '../core/catalog/gates.js';
 import { OUTPUT_NAMES, OUTPUT_RUNS, OUTPUTS, type OutputRun } from '../core/catalog/outputs.js';
@@ -8,7 +10,7 @@ import { SETTINGS, type SettingName, type SettingRow } from '../core/catalog/set
 
 /**
  * The documents derived from the catalogs: action.yml's `inputs:` and `outputs:`, and the docs' tables of
- * settings, outputs, answer metrics and gates. `npm run docs` writes them; a test fails when they drift from the catalogs.
+ * settings, outputs, metrics, gates, record fields and results formats. `npm run docs` writes them; a test fails when they drift from the catalogs.
  */
 
 const ROWS = Object.entries(SETTINGS) as [SettingName, SettingRow<unknown>][];
@@ -102,14 +104,29 @@ export function gatesTable(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The docs' table of other tools' field names: the aliases each canonical field accepts, and the fields read past. */
-export function fieldAliasesTable(): string {
-  const lines = ['| field | also accepted as |', '|---|---|'];
-  const byField = new Map<string, string[]>();
-  for (const [alias, field] of FIELD_ALIASES) byField.set(field, [...(byField.get(field) ?? []), alias]);
-  for (const [field, aliases] of byField) lines.push(`| \`${field}\` | ${aliases.map((alias) => `\`${alias}\``).join(', ')} |`);
-  lines.push('', '| read past, with a note | why |', '|---|---|');
-  for (const [field, why] of IGNORED_FIELDS) lines.push(`| \`${field}\` | ${why.replaceAll('`', '')} |`);
+const cell = (text: string) => text.replaceAll('|', '\\|');
+
+/** The docs' table of retrieval metrics: one row per family, named with what may follow `@`. */
+export function retrievalMetricsTable(): string {
+  const lines = ['| metric | definition | trec_eval |', '|---|---|---|'];
+  for (const row of RETRIEVAL_METRIC_ROWS) lines.push(`| \`${row.name}\` | ${cell(row.definition)} | ${cell(row.trecEval)} |`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The docs' table of a result record's fields: type, the other tools' names read as the field, meaning. */
+export function recordFieldsTable(): string {
+  const lines = ['| field | type | also read from | meaning |', '|---|---|---|---|'];
+  for (const [field, row] of Object.entries(RECORD_FIELD_ROWS)) {
+    const aliases = row.aliases.map((alias) => `\`${alias}\``).join(', ');
+    lines.push(`| \`${field}\` | ${cell(row.type)} | ${aliases} | ${cell(row.meaning)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The docs' table of other tools' fields read past on purpose, and why. */
+export function ignoredFieldsTable(): string {
+  const lines = ['| read past, with a note | why |', '|---|---|'];
+  for (const [field, why] of IGNORED_FIELDS) lines.push(`| \`${field}\` | ${cell(why.replaceAll('`', ''))} |`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -126,7 +143,9 @@ export const README_TABLES: Readonly<Record<string, () => string>> = {
   outputs: outputsTable,
   'answer-metrics': answerMetricsTable,
   gates: gatesTable,
-  'field-aliases': fieldAliasesTable,
+  'retrieval-metrics': retrievalMetricsTable,
+  'record-fields': recordFieldsTable,
+  'ignored-fields': ignoredFieldsTable,
   'results-formats': resultsFormatsTable,
 };
 

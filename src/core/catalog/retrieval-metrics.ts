@@ -27,28 +27,141 @@ interface RetrievalFamily {
   readonly total?: true;
   /** `k` is the cut-off (Infinity when absent) or the recall level. */
   readonly compute: (ranking: JudgedRanking, k: number) => number;
+  /** What it measures, for the docs' table (markdown). */
+  readonly definition: string;
+  /** trec_eval's measure that gives the same number, or what stands in for one (markdown). */
+  readonly trecEval: string;
 }
 
 /** The retrieval metric table. Every name a user can type (`--metrics`, floors, rules) is parsed against it. */
 const RETRIEVAL_FAMILIES = {
-  precision: { cutoff: 'required', binary: false, compute: precisionAt },
-  recall: { cutoff: 'optional', binary: false, compute: recallAt },
-  hit: { cutoff: 'required', binary: true, compute: hitAt },
-  mrr: { cutoff: 'optional', binary: false, compute: reciprocalRankAt },
-  map: { cutoff: 'optional', binary: false, compute: averagePrecisionAt },
-  ndcg: { cutoff: 'optional', binary: false, compute: tableNdcgAt },
-  ndcg_exp: { cutoff: 'optional', binary: false, compute: (r, k) => ndcgAt(r, k, exponentialGain) },
-  r_precision: { cutoff: 'none', binary: false, compute: (r) => rPrecision(r) },
-  bpref: { cutoff: 'none', binary: false, compute: (r) => bpref(r) },
-  infap: { cutoff: 'none', binary: false, compute: (r) => inferredAveragePrecision(r) },
-  judged: { cutoff: 'required', binary: false, compute: judgedAt },
-  iprec: { cutoff: 'recall-level', binary: false, compute: interpolatedPrecisionAt },
-  '11pt_avg': { cutoff: 'none', binary: false, compute: (r) => elevenPointAverage(r) },
-  set_precision: { cutoff: 'none', binary: false, compute: (r) => setPrecision(r) },
-  set_f1: { cutoff: 'none', binary: false, compute: (r) => setF1(r) },
-  num_ret: { cutoff: 'none', binary: false, total: true, compute: (r) => retrievedCount(r) },
-  num_rel: { cutoff: 'none', binary: false, total: true, compute: (r) => relevantJudgedCount(r) },
-  num_rel_ret: { cutoff: 'none', binary: false, total: true, compute: (r) => relevantRetrievedCount(r) },
+  precision: {
+    cutoff: 'required',
+    binary: false,
+    compute: precisionAt,
+    definition: 'relevant in the top k / k; divides by k even when fewer than k were retrieved',
+    trecEval: '`P_k`',
+  },
+  recall: {
+    cutoff: 'optional',
+    binary: false,
+    compute: recallAt,
+    definition: 'relevant in the top k (all retrieved, without k) / all relevant, retrieved or not',
+    trecEval: '`recall_k`; without k `set_recall`',
+  },
+  hit: { cutoff: 'required', binary: true, compute: hitAt, definition: '1 if a relevant document is in the top k', trecEval: '`success_k`' },
+  mrr: {
+    cutoff: 'optional',
+    binary: false,
+    compute: reciprocalRankAt,
+    definition: '1 / rank of the first relevant document if it is in the top k (anywhere, without k), else 0',
+    trecEval: '`recip_rank`, with `-M k` for a cut-off',
+  },
+  map: {
+    cutoff: 'optional',
+    binary: false,
+    compute: averagePrecisionAt,
+    definition: 'sum of precision at the rank of each relevant document within the top k / all relevant',
+    trecEval: '`map_cut_k`; without k `map`',
+  },
+  ndcg: {
+    cutoff: 'optional',
+    binary: false,
+    compute: tableNdcgAt,
+    definition:
+      'DCG with gain = grade (or the `ndcg-gains` table) and discount 1/log2(rank + 1), over the DCG of the ideal ranking of all judged documents, both cut at k',
+    trecEval: '`ndcg_cut_k` (with a gain table: `ndcg_cut_k` on qrels whose grades are rewritten to the gains); without k `ndcg`',
+  },
+  ndcg_exp: {
+    cutoff: 'optional',
+    binary: false,
+    compute: (r, k) => ndcgAt(r, k, exponentialGain),
+    definition: 'as `ndcg` with gain 2^grade − 1',
+    trecEval: '`ndcg_cut_k` on qrels whose grades are rewritten to 2^grade − 1 (`ndcg_cut` takes no gains); without k `ndcg` with gains `0=0,1=1,2=3,3=7,…`',
+  },
+  r_precision: {
+    cutoff: 'none',
+    binary: false,
+    compute: (r) => rPrecision(r),
+    definition: 'relevant in the top R / R, where R is the number of relevant documents; divides by R even when fewer were retrieved',
+    trecEval: '`Rprec`',
+  },
+  bpref: {
+    cutoff: 'none',
+    binary: false,
+    compute: (r) => bpref(r),
+    definition:
+      'for each relevant document retrieved, 1 − (judged non-relevant ranked above it, at most R) / min(judged non-relevant, R), summed, / R; unjudged documents are skipped',
+    trecEval: '`bpref`',
+  },
+  infap: {
+    cutoff: 'none',
+    binary: false,
+    compute: (r) => inferredAveragePrecision(r),
+    definition:
+      'average precision inferred from a sampled pool: a negative grade marks a pooled document that was not sampled; equals `map` on complete judgments',
+    trecEval: '`infAP`',
+  },
+  judged: {
+    cutoff: 'required',
+    binary: false,
+    compute: judgedAt,
+    definition:
+      'share of the top k (of all retrieved, when fewer) that have a line in the qrels, whatever the grade: low values say the qrels are too sparse to trust the other numbers',
+    trecEval: "none (ir_measures `Judged@k`, ranked with trec_eval's ties)",
+  },
+  iprec: {
+    cutoff: 'recall-level',
+    binary: false,
+    compute: interpolatedPrecisionAt,
+    definition: 'interpolated precision at recall level r (0 ≤ r ≤ 1): the best precision at or below the rank where round(r·R) relevant documents are in',
+    trecEval: '`iprec_at_recall_r`',
+  },
+  '11pt_avg': {
+    cutoff: 'none',
+    binary: false,
+    compute: (r) => elevenPointAverage(r),
+    definition: '`iprec` averaged over r = 0.0, 0.1, … 1.0',
+    trecEval: '`11pt_avg`',
+  },
+  set_precision: {
+    cutoff: 'none',
+    binary: false,
+    compute: (r) => setPrecision(r),
+    definition: 'relevant retrieved / retrieved',
+    trecEval: '`set_P`',
+  },
+  set_f1: {
+    cutoff: 'none',
+    binary: false,
+    compute: (r) => setF1(r),
+    definition: '2·P·R / (P + R) of `set_precision` and `recall`',
+    trecEval: '`set_F` (β = 1)',
+  },
+  num_ret: {
+    cutoff: 'none',
+    binary: false,
+    total: true,
+    compute: (r) => retrievedCount(r),
+    definition: 'documents retrieved; `trec` reports the total over queries, `eval` the mean per question',
+    trecEval: '`num_ret`',
+  },
+  num_rel: {
+    cutoff: 'none',
+    binary: false,
+    total: true,
+    compute: (r) => relevantJudgedCount(r),
+    definition: 'relevant documents judged (retrieved or not); `trec` reports the total over queries, `eval` the mean per question',
+    trecEval: '`num_rel`',
+  },
+  num_rel_ret: {
+    cutoff: 'none',
+    binary: false,
+    total: true,
+    compute: (r) => relevantRetrievedCount(r),
+    definition: 'relevant documents retrieved; `trec` reports the total over queries, `eval` the mean per question',
+    trecEval: '`num_rel_ret`',
+  },
 } as const satisfies Record<string, RetrievalFamily>;
 
 export type RetrievalFamilyName = keyof typeof RETRIEVAL_FAMILIES;
@@ -101,6 +214,11 @@ export function parseRetrievalMetric(text: string): RetrievalMetric {
     compute: (ranking) => family.compute(ranking, k),
   };
 }
+
+/** Every family as the docs' table shows it: its name with what may follow `@`, its definition and trec_eval's measure. */
+export const RETRIEVAL_METRIC_ROWS: readonly { readonly name: string; readonly definition: string; readonly trecEval: string }[] = FAMILY_NAMES.map(
+  (family) => ({ name: cutoffExample(family), definition: RETRIEVAL_FAMILIES[family].definition, trecEval: RETRIEVAL_FAMILIES[family].trecEval }),
+);
 
 function cutoffExample(family: RetrievalFamilyName): string {
   const { cutoff }: RetrievalFamily = RETRIEVAL_FAMILIES[family];
