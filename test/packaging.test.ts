@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,8 +56,18 @@ beforeAll(async () => {
 }, 900_000);
 
 describe('the npm package', () => {
-  it('holds the CLI, its source map and package.json (CommonJS), README, LICENSE and package.json, nothing else', () => {
-    expect(packedFiles).toEqual(['LICENSE', 'README.md', 'dist/cli.js', 'dist/cli.js.map', 'dist/package.json', 'package.json']);
+  it('holds the CLI, its source map and package.json (CommonJS), README, CHANGELOG, LICENSE and package.json, nothing else', () => {
+    expect(packedFiles).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'dist/cli.js.map', 'dist/package.json', 'package.json']);
+  });
+
+  // The README's `npm install --save-dev github:rag-gate/rag-gate#v0`: npm packs the tag's tree with the same
+  // `files`, and runs a build only when a lifecycle script asks for one.
+  it('installs from a git tag as from the registry: every packed file is committed, and no script builds on install', () => {
+    const tracked = spawnSync('git', ['ls-files', '--error-unmatch', ...packedFiles], { cwd: ROOT, encoding: 'utf8' });
+    expect(tracked.status, tracked.stderr).toBe(0);
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const onInstall = ['preinstall', 'install', 'postinstall', 'prepare', 'prepack', 'postpack'].filter((name) => name in scripts);
+    expect(onInstall).toEqual([]);
   });
 
   it('has no dependencies to install', () => {

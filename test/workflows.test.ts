@@ -87,6 +87,17 @@ describe("the README's workflows", () => {
     expect(run.code, run.stdout).toBe(0);
   });
 
+  it("use the action at the major tag the release workflow moves, the package version's major (v0 for 0.1.0)", () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const uses = withJobs.flatMap((yaml) =>
+      Object.values((parse(yaml) as { jobs: Record<string, { steps?: Step[] }> }).jobs).flatMap(({ steps = [] }) =>
+        steps.flatMap((step) => (step.uses?.startsWith('rag-gate/') ? [step.uses] : [])),
+      ),
+    );
+    expect(uses.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(uses)).toEqual(new Set([`rag-gate/rag-gate@v${version.split('.')[0]}`]));
+  });
+
   it('upload the baseline on push after rag-gate, with the run history beside the results', () => {
     const uploads = withJobs.flatMap((yaml) =>
       Object.values((parse(yaml) as { jobs: Record<string, { steps: Step[] }> }).jobs).flatMap(({ steps }) => {

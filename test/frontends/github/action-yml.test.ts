@@ -20,6 +20,14 @@ describe('action.yml', () => {
     expect(actionYml.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
   });
 
+  it("agrees with the README on Node: the CLI's engines floor, and the runtime the action runs on", () => {
+    const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+    const floor = /^>=(\d+)$/.exec(engines.node)?.[1];
+    const runtime = /^node(\d+)$/.exec(actionYml.runs.using)?.[1];
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replaceAll('\n', ' ');
+    expect(readme).toContain(`requires Node.js ${floor} or newer (the action runs on the runner's Node ${runtime})`);
+  });
+
   it("declares the catalog's settings as inputs, none with a default but the token, so a config file can speak", () => {
     expect(Object.keys(actionYml.inputs)).toEqual([...INPUT_NAMES]);
     for (const [name, input] of Object.entries(actionYml.inputs)) {
