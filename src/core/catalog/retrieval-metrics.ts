@@ -226,12 +226,18 @@ function cutoffExample(family: RetrievalFamilyName): string {
   return cutoff === 'required' ? `${family}@k` : cutoff === 'optional' ? `${family}[@k]` : family;
 }
 
-/** Every metric at every cut-off in `ks`, then the full-depth ones: the default report. */
+/** The default report's families: these at each cut-off, then these at full depth. */
+export const DEFAULT_RETRIEVAL_FAMILIES = {
+  atEachCutoff: ['precision', 'recall', 'hit', 'mrr', 'ndcg', 'ndcg_exp', 'map'],
+  atFullDepth: ['mrr', 'map', 'ndcg', 'ndcg_exp', 'r_precision'],
+} as const satisfies Record<string, readonly RetrievalFamilyName[]>;
+
+/** Every default family at every cut-off in `ks`, then the full-depth ones: the default report. */
 export function defaultRetrievalMetrics(ks: readonly number[]): RetrievalMetric[] {
   const names: string[] = [];
-  for (const family of ['precision', 'recall', 'hit', 'mrr', 'ndcg', 'ndcg_exp', 'map'] as const) {
+  for (const family of DEFAULT_RETRIEVAL_FAMILIES.atEachCutoff) {
     for (const k of ks) names.push(`${family}@${k}`);
   }
-  names.push('mrr', 'map', 'ndcg', 'ndcg_exp', 'r_precision');
+  names.push(...DEFAULT_RETRIEVAL_FAMILIES.atFullDepth);
   return names.map(parseRetrievalMetric);
 }

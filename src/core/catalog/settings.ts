@@ -411,7 +411,7 @@ export const SETTINGS = {
   golden: {
     name: 'golden',
     description:
-      "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
+      "the golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): split divides its questions; a comparison reads the head's, where a base question no longer in it was removed on purpose and is left out, and one still in it but missing from the head results counts as failed",
     default: '',
     parse: optionalText,
     cli: { flags: { compare: '--golden <file>', split: '--golden <file>' } },
@@ -852,7 +852,8 @@ export const SETTINGS = {
   },
   'judge-cache': {
     name: 'judge-cache',
-    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (CLI: --no-cache for none)",
+    description:
+      "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (judge and calibrate: --no-cache for none)",
     default: '.rag-gate-cache',
     parse: nonEmpty('a directory'),
     cli: judgeAndMonitor('--cache <dir>'),

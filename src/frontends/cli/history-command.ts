@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { splitList } from '../../core/catalog/settings.js';
 import { SettingError } from '../../core/errors.js';
 import { HISTORY_DEFAULTS, historyReport } from '../../pipeline/history.js';
@@ -11,8 +11,10 @@ export function historyCommand(context: CommandContext): Command {
   return new Command('history')
     .description("print the base branch's run history (the rag-gate-history.json the action keeps in its baseline artifact) and its trends; write an SVG chart")
     .requiredOption('--history <file>', 'the history file (rag-gate-history.json from the baseline artifact)')
-    .option('--metrics <list>', 'metrics to show, comma-separated', HISTORY_DEFAULTS.metrics.join(','))
-    .option('--last <n>', 'runs the trend test covers', String(HISTORY_DEFAULTS.last))
+    .addOption(
+      new Option('--metrics <list>', 'metrics to show, comma-separated').default(HISTORY_DEFAULTS.metrics.join(','), HISTORY_DEFAULTS.metrics.join(',')),
+    )
+    .addOption(new Option('--last <n>', 'runs the trend test covers').default(String(HISTORY_DEFAULTS.last), String(HISTORY_DEFAULTS.last)))
     .option('--svg <file>', 'write the metrics over every run as an SVG line chart')
     .option('--json', 'print the history and the trends as one JSON object')
     .action(async (options: { history: string; metrics: string; last: string; svg?: string; json?: boolean }) => {

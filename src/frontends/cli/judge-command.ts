@@ -131,7 +131,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
   const command = new Command('judge')
     .description('fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint')
     .requiredOption('--results <file>', 'results file to judge (never modified)')
-    .addOption(new Option('--format <name>', SETTINGS.format.description).argParser(argParser(SETTINGS.format.parse)).default('auto'))
+    .addOption(new Option('--format <name>', SETTINGS.format.description).argParser(argParser(SETTINGS.format.parse)).default('auto', 'auto'))
     .addOption(
       new Option('--field <ours=yours>', SETTINGS.fields.description)
         .argParser((text: string, previous: string[]) => {
@@ -139,7 +139,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
           argParser(SETTINGS.fields.parse)(given.join('\n'));
           return given;
         })
-        .default([]),
+        .default([], 'none'),
     )
     .requiredOption('--out <file>', 'where to write the judged copy (JSON Lines, written atomically)')
     .addOption(
@@ -147,7 +147,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
         .argParser(metricsOption)
         .default([...JUDGE_METRICS], JUDGE_METRICS.join(',')),
     )
-    .addOption(new Option('--embedding-model <name>', 'embedding model for answer_relevance').default(DEFAULT_EMBEDDING_MODEL));
+    .addOption(new Option('--embedding-model <name>', 'embedding model for answer_relevance').default(DEFAULT_EMBEDDING_MODEL, DEFAULT_EMBEDDING_MODEL));
   return addJudgeClientOptions(command, 'judge')
     .option('--overwrite', 'replace judged fields the input already has (default: keep them)')
     .option('--batch', "send the requests through the provider's Batch API: --mode batch")

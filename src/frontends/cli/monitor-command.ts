@@ -23,7 +23,7 @@ function sampleCommand(context: CommandContext): Command {
   );
   return addSettingOptions(command, 'monitor')
     .addOption(new Option('--n <conversations>', 'conversations to draw').argParser(sampleSize).default(100))
-    .option('--seed <seed>', 'the seed of the draw: the same logs and seed give the same sample', DEFAULT_SEED)
+    .addOption(new Option('--seed <seed>', 'the seed of the draw: the same logs and seed give the same sample').default(DEFAULT_SEED, DEFAULT_SEED))
     .requiredOption('--out <file>', 'the labelling file to write (JSON Lines, one row per user turn)')
     .action(async (options: { n: number; seed: string; out: string; printConfig?: boolean }) => {
       const resolved = await loadSettings(givenSettings(command, 'monitor'));

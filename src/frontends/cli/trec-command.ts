@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { SETTINGS } from '../../core/catalog/settings.js';
-import { defaultRetrievalMetrics, type RetrievalMetric } from '../../core/catalog/retrieval-metrics.js';
+import { DEFAULT_RETRIEVAL_FAMILIES, defaultRetrievalMetrics, type RetrievalMetric } from '../../core/catalog/retrieval-metrics.js';
 import { SettingError } from '../../core/errors.js';
 import { trecReport } from '../../pipeline/trec.js';
 import type { CommandContext } from './context.js';
@@ -37,7 +37,12 @@ export function trecCommand(context: CommandContext): Command {
     .description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)")
     .requiredOption('--qrels <file>', 'judgments: "qid iter docno rel" per line')
     .requiredOption('--run <file>', 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending')
-    .addOption(new Option('--metrics <list>', 'metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)').argParser(metricsOption))
+    .addOption(
+      new Option(
+        '--metrics <list>',
+        `metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: ${DEFAULT_RETRIEVAL_FAMILIES.atEachCutoff.join(', ')} at each --k; ${DEFAULT_RETRIEVAL_FAMILIES.atFullDepth.join(', ')} at full depth)`,
+      ).argParser(metricsOption),
+    )
     .addOption(
       new Option('--k <list>', 'cut-offs for the default metrics').argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default),
     )
@@ -53,7 +58,7 @@ export function trecCommand(context: CommandContext): Command {
         'qrels: every judged query, one missing from the run scoring 0 (trec_eval -c); run: only the judged queries the run has',
       )
         .argParser(averageOverOption)
-        .default('qrels'),
+        .default('qrels', 'qrels'),
     )
     .option('--per-query', 'also print each query’s values')
     .option('--json', 'print one JSON object on stdout: {queries, aggregate, perQuery}');
