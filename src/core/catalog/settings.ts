@@ -381,7 +381,8 @@ export const SETTINGS = {
   },
   'comment-tag': {
     name: 'comment-tag',
-    description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
+    description:
+      'which gate this is, so several gates in one repository each keep their own: selects its section of the config file, and in the action keys its sticky comment, commit status and monitoring issue',
     default: 'default',
     parse: parseCommentTag,
     cli: everywhere('--comment-tag <tag>'),
