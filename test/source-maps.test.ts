@@ -48,11 +48,11 @@ describe('stack traces from dist/ point into src/', () => {
     expect(inDist(run.stderr)).toEqual([]);
   });
 
-  it('the action: an error in reporting the outcome prints a stack through src/index.ts', () => {
+  it("the action: an error in reporting the outcome prints a stack through src/main.ts (the entry's run())", () => {
     const run = runSabotaged(BUNDLED_ACTION, []);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^rag-gate: internal error: Error: sabotaged\n/);
-    const entry = frames(run.stderr).find(({ file }) => file === join(ROOT, 'src/index.ts'));
+    const entry = frames(run.stderr).find(({ file }) => file === join(ROOT, 'src/main.ts'));
     expect(entry && sourceLine(entry.file, entry.line)).toContain('setFailed');
     expect(inDist(run.stderr)).toEqual([]);
   });
