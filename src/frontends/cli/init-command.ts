@@ -1,6 +1,6 @@
 import { access, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { RESULTS_FORMATS_READ } from '../../core/catalog/formats.js';
 import { SETTINGS } from '../../core/catalog/settings.js';
 import { SettingError } from '../../core/errors.js';
@@ -49,10 +49,14 @@ export function initCommand(context: CommandContext): Command {
   return new Command('init')
     .description('read a results file, propose the settings with the reasons, and write rag-gate.yml and the GitHub workflow')
     .requiredOption('--results <file>', `a results file your evaluation wrote (${RESULTS_FORMATS_READ}); its format is detected as eval detects it`)
-    .option('--field <ours=yours>', 'read your field as ours, where init cannot tell (repeatable): --field question=prompt', collect, [])
-    .option('--dir <dir>', 'the repository root to write into', '.')
+    .addOption(
+      new Option('--field <ours=yours>', 'read your field as ours, where init cannot tell (repeatable): --field question=prompt')
+        .argParser(collect)
+        .default([], 'none'),
+    )
+    .addOption(new Option('--dir <dir>', 'the repository root to write into').default('.', 'the current directory'))
     .option('--shards <n>', 'run the pipeline as a matrix of n shards, gathered by a gate job', shardCount, 1)
-    .option('--branch <name>', 'the default branch, whose push runs are the baseline', 'main')
+    .addOption(new Option('--branch <name>', 'the default branch, whose push runs are the baseline').default('main', 'main'))
     .option('--force', 'overwrite rag-gate.yml and the workflow when they exist')
     .option('--dry-run', 'print both files and write nothing')
     .action(async (options: InitOptions) => {

@@ -20,7 +20,7 @@ describe('--help', () => {
   });
 });
 
-const COMMANDS = ['eval', 'trec', 'compare', 'judge', 'calibrate', 'split', 'holdout', 'history', 'monitor', 'monitor sample'];
+const COMMANDS = ['init', 'eval', 'trec', 'compare', 'judge', 'calibrate', 'split', 'holdout', 'history', 'monitor', 'monitor sample'];
 
 async function helpOf(command: string): Promise<string> {
   const run = await runMain([...command.split(' '), '--help']);
