@@ -5,9 +5,9 @@ import { ROOT } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/files.js';
 
 /**
- * src/main.ts as `npx @github/local-action run . src/main.ts .env` runs it: the tool replaces `@actions/core` with
- * its own stand-in, imports the entry and calls its exported `run()` with no argument. Here vitest stands in the
- * same way, so the contract is held without the tool (which does not install cleanly on Node 20).
+ * src/main.ts as GitHub's local-action runs it (`npx local-action run . src/main.ts .env`): the tool replaces
+ * `@actions/core` with its own stand-in, imports the entry and calls its exported `run()` with no argument. Here
+ * vitest stands in the same way, so the contract is held without the tool (not a dev dependency: docs/development.md).
  */
 
 const actionsCore = vi.hoisted(() => {
