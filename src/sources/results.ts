@@ -10,6 +10,7 @@ import { DETECT_HEAD_BYTES, detectResultsFormat } from './formats/detect.js';
 import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
 import { DuplicateKeyError } from './unique-keys.js';
+import { MAX_OTHER_FIELDS, OTHER_FIELDS_MESSAGE } from './read-limits.js';
 import { type LineBytes, type LinePlace, type NumberedLine, type ReadProgress, readLines, readLinesAt } from './lines.js';
 import {
   type Derivation,
@@ -106,7 +107,15 @@ function spellingIn(raw: Record<string, unknown>, fields: FieldMap, canonical: s
  * message). A null value is an absent field (pandas writes null for a missing value). An unknown field holding a
  * number or true/false is a score, gathered into `scores`; other unknown fields are counted in `unknown`.
  */
-function canonicalize(raw: Record<string, unknown>, fields: FieldMap, file: string, line: number, problems: ProblemCollector, unknown: Map<string, number>) {
+function canonicalize(
+  raw: Record<string, unknown>,
+  fields: FieldMap,
+  file: string,
+  line: number,
+  problems: ProblemCollector,
+  unknown: Map<string, number>,
+  others: Set<string>,
+) {
   const record: Record<string, unknown> = {};
   let scores: Record<string, unknown> | undefined;
   // for…in, not Object.entries: no array of pairs per record (JSON.parse's objects have only own keys).
@@ -115,6 +124,7 @@ function canonicalize(raw: Record<string, unknown>, fields: FieldMap, file: stri
     if (value === null) continue;
     const canonical = canonicalName(key, fields);
     if (!KNOWN_FIELDS.has(canonical)) {
+      others.add(key);
       if (isScoreValue(value)) (scores ??= Object.create(null) as Record<string, unknown>)[key] = value;
       else unknown.set(key, (unknown.get(key) ?? 0) + 1);
       continue;
@@ -125,8 +135,9 @@ function canonicalize(raw: Record<string, unknown>, fields: FieldMap, file: stri
     }
     record[canonical] = value;
   }
+  const given = record.scores;
+  if (typeof given === 'object' && given !== null && !Array.isArray(given)) for (const name in given) others.add(name);
   if (scores !== undefined) {
-    const given = record.scores;
     if (given === undefined) {
       record.scores = scores;
     } else if (typeof given === 'object' && given !== null && !Array.isArray(given)) {
@@ -156,6 +167,8 @@ export async function readResults(
   const { seenIds = new Map(), onProgress, contextMatch = { kind: 'exact' }, scoreKinds = new Map(), fields = new Map() } = options;
   const problems = new ResultsProblems(file, fields);
   const unknownFields = new Map<string, number>();
+  /** Every field name not ours seen in the file (unknown fields and scores), bounded by MAX_OTHER_FIELDS. */
+  const otherFields = new Set<string>();
   const scores = new Map<string, ScoreKind>();
   /** How many records carry each score, for the warning on a score named near a known one. */
   const scoreRecords = new Map<string, number>();
@@ -210,7 +223,11 @@ export async function readResults(
   const handleObject = (raw: Record<string, unknown>, line: number, text: string, bytes?: LineBytes) => {
     problems.countRecord();
     if (givenFields !== undefined) for (const key in raw) if (raw[key] !== null) givenFields.set(key, (givenFields.get(key) ?? 0) + 1);
-    const given = canonicalize(raw, fields, file, line, problems, unknownFields);
+    const given = canonicalize(raw, fields, file, line, problems, unknownFields, otherFields);
+    if (otherFields.size > MAX_OTHER_FIELDS) {
+      problems.add({ file, line, message: OTHER_FIELDS_MESSAGE });
+      problems.throwIfAny();
+    }
     const spelling = (field: string) => spellingIn(raw, fields, field) ?? field;
     const userField = (path: readonly PropertyKey[]) => {
       const [head, ...rest] = path;

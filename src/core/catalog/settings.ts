@@ -61,9 +61,17 @@ function splitLines(text: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * Cut-offs a run may ask for: trec_eval's longest list has 9. Each cut-off is a column of every @k metric, so
+ * thousands of them took gigabytes before the first record was read.
+ */
+export const MAX_CUTOFFS = 100;
+
 /** `1,3,5,10`: distinct positive integers, ascending. */
 export function parseCutoffs(text: string): number[] {
   const items = splitList(text);
+  if (items.length > MAX_CUTOFFS)
+    throw new SettingError(`lists ${items.length.toLocaleString('en-US')} cut-offs, more than the ${MAX_CUTOFFS} a run may ask for`);
   const cutoffs = items.map(Number);
   if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
     throw new SettingError(`"${text}" is not a comma list of positive whole numbers such as 1,3,5,10`);

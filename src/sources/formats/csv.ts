@@ -1,8 +1,9 @@
 import { extname } from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
-import type { InputProblem, ProblemCollector } from '../../core/errors.js';
+import { InputError, type InputProblem, type ProblemCollector } from '../../core/errors.js';
 import { type NumberedLine, type ReadProgress, readLines } from '../lines.js';
 import { readFailure } from '../read-problems.js';
+import { csvColumnsMessage, MAX_CSV_COLUMNS } from '../read-limits.js';
 
 /**
  * CSV results, as spreadsheets and pandas' `to_csv()` write them: a header row naming the columns, then one row
@@ -203,6 +204,8 @@ async function* rowsOf(file: string, problems: ProblemCollector, onProgress: Rea
     problems.add(names);
     return;
   }
+  // Refused before any row: each row would otherwise build an object of this many cells.
+  if (names.length > MAX_CSV_COLUMNS) throw InputError.single({ file, line: headerRecord.line, message: csvColumnsMessage(names.length) });
   const { columns, dropFirst } = readHeader(file, headerRecord.line, names, problems);
   let rows = 0;
 
