@@ -193,12 +193,27 @@ async function* rowsOf(file: string, problems: ProblemCollector, onProgress: Rea
     delimiter = options.delimiter ?? (extname(file).toLowerCase() === '.tsv' ? '\t' : headerDelimiter(header));
     return delimiter;
   });
+  // However this ends (a refused header, a return before the rows), the file is closed now, not on collection.
+  try {
+    yield* headerAndRows(file, problems, records, () => delimiter);
+  } finally {
+    await records.return(undefined);
+  }
+}
+
+async function* headerAndRows(
+  file: string,
+  problems: ProblemCollector,
+  records: AsyncGenerator<RecordText>,
+  delimiterOf: () => CsvDelimiter,
+): AsyncGenerator<CsvRow> {
   const first = await records.next();
   if (first.done) {
     problems.add({ file, message: 'the file is empty; expected a header row naming the columns, then one row per question' });
     return;
   }
   const headerRecord = first.value;
+  const delimiter = delimiterOf();
   const names = cellsOf(file, headerRecord, delimiter);
   if (!Array.isArray(names)) {
     problems.add(names);
