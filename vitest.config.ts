@@ -23,6 +23,7 @@ export const SLOW_SUITES = [
   'test/judge/batch-scale.test.ts',
   'test/core/stats/bootstrap.test.ts',
   'test/core/repeats/simulation.test.ts',
+  'test/frontends/cli/threads.test.ts',
 ];
 
 export default defineConfig({

@@ -15,12 +15,12 @@ import { evidenceIds, withEvidence } from '../core/compare/evidence.js';
 import { evalJson } from '../render/eval-json.js';
 import { renderEvalText } from '../render/eval-text.js';
 import { ungatedText, unmeasuredText } from '../render/gate-words.js';
-import { readBothRuns } from '../sources/parallel.js';
+import { readBothRuns, threadCount } from '../sources/parallel.js';
 import { type GoldApproval, settleGold } from './gold.js';
 
 /**
- * The one pipeline of both front ends: settings → configuration → read (base and head at once, the base on a
- * reader thread) → score → compare and gate. The CLI and the action differ only in where files come from and
+ * The one pipeline of both front ends: settings → configuration → read (base and head at once, on as many
+ * threads as there are cores) → score → compare and gate. The CLI and the action differ only in where files come from and
  * where the results go.
  */
 
@@ -78,16 +78,23 @@ export interface ComparisonRun {
 }
 
 /**
- * Reads base and head at once (the base on a reader thread started from `readerEntry`, the bundled entry file,
+ * Reads base and head at once (on `threads` threads, workers started from `readerEntry`, the bundled entry file,
  * when given) and compares them. Input problems of both sides are reported together.
  */
 export async function compareFiles(
   files: { readonly base: readonly string[]; readonly head: readonly string[]; readonly golden?: string; readonly holdout?: string },
   config: CompareConfig,
-  options: { readonly readerEntry?: URL; readonly onProgress?: ReadProgress; readonly allowUngated?: boolean; readonly approveGold?: GoldApproval } = {},
+  options: {
+    readonly readerEntry?: URL;
+    /** Threads that read and score the runs (the `threads` setting); auto: one per core. */
+    readonly threads?: number | 'auto';
+    readonly onProgress?: ReadProgress;
+    readonly allowUngated?: boolean;
+    readonly approveGold?: GoldApproval;
+  } = {},
 ): Promise<ComparisonRun> {
   const [[base, head], golden, holdout] = await Promise.all([
-    readBothRuns(files.base, files.head, config.eval, options.readerEntry, options.onProgress),
+    readBothRuns(files.base, files.head, config.eval, options.readerEntry, options.onProgress, threadCount(options.threads)),
     files.golden === undefined ? undefined : readGoldenIds(files.golden),
     holdoutIds(files.holdout),
   ]);

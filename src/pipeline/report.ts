@@ -129,6 +129,7 @@ async function compareWith(request: ReportRequest, base: FoundBase): Promise<{ k
     const files = { base: (await request.prepareBase?.(base.files)) ?? base.files, head: request.head, golden: settings.golden, holdout: settings.holdout };
     const run = await compareFiles(files, config, {
       readerEntry: request.readerEntry,
+      threads: settings.threads,
       onProgress: request.onProgress,
       allowUngated: settings['allow-ungated'],
       ...(held === null ? {} : { approveGold: held.approveGold }),

@@ -1,5 +1,14 @@
 import { open } from 'node:fs/promises';
 
+/**
+ * A part of a file read alone: it holds the lines whose first byte is in [start, end), the last of them read to its
+ * end wherever that is, so that the ranges of one file hold each of its lines once.
+ */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
 /** Whole lines of a file as raw bytes: `bytes[start, end)` holds complete lines, each ending in a line feed. */
 interface LineChunk {
   readonly bytes: Buffer;
@@ -34,19 +43,23 @@ function grown(buffer: Buffer, used: number): Buffer {
  *
  * The buffer is reused: a caller must be done with a chunk before asking for the next one.
  */
-export async function* readLineChunks(file: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<LineChunk> {
+export async function* readLineChunks(file: string, chunkBytes = CHUNK_BYTES, range?: ByteRange): AsyncGenerator<LineChunk> {
   const handle = await open(file, 'r');
   try {
     let buffer: Buffer = Buffer.allocUnsafe(chunkBytes);
     let carried = 0;
+    // A range starts reading one byte early: its first line is the one after the first line feed from there.
+    const from = range === undefined ? 0 : Math.max(0, range.start - 1);
     let bytesRead = 0;
     let first = true;
+    let skipPartial = range !== undefined && range.start > 0;
     for (;;) {
       if (carried === buffer.length) buffer = grown(buffer, carried);
-      const { bytesRead: read } = await handle.read(buffer, carried, buffer.length - carried, null);
+      const position = range === undefined ? null : from + bytesRead;
+      const { bytesRead: read } = await handle.read(buffer, carried, buffer.length - carried, position);
       bytesRead += read;
       let filled = carried + read;
-      const offset = bytesRead - filled;
+      const offset = from + bytesRead - filled;
       const atEnd = read === 0;
       if (atEnd) {
         if (carried === 0) return;
@@ -58,8 +71,13 @@ export async function* readLineChunks(file: string, chunkBytes = CHUNK_BYTES): A
         carried = filled;
         continue;
       }
-      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
+      let start = first && offset === 0 && startsWithByteOrderMark(buffer, end) ? 3 : 0;
       first = false;
+      // The partial line before the range belongs to the range before it.
+      if (skipPartial) {
+        start = buffer.indexOf(LINE_FEED) + 1;
+        skipPartial = false;
+      }
       yield { bytes: buffer, start, end, bytesRead, offset };
       if (atEnd) return;
       buffer.copy(buffer, 0, end, filled);

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { ProblemCollector } from '../core/errors.js';
-import { readLineChunks } from './line-chunks.js';
+import { type ByteRange, CHUNK_BYTES, readLineChunks } from './line-chunks.js';
 import { firstBadByte, notUtf8Problem } from './utf8.js';
 
 /** Where a line's text is in its file: its first byte, and how many bytes it has before its line end. */
@@ -40,13 +40,15 @@ const CARRIAGE_RETURN = 0x0d;
  * newline are all fine. A line that is not UTF-8 is added to `problems` (with the byte column of its first
  * bad byte) and flagged. Only one chunk of lines is held at a time. Each line comes with where it is in the file.
  */
-export async function* readLines(file: string, problems: ProblemCollector, onProgress?: ReadProgress): AsyncGenerator<NumberedLine> {
+export async function* readLines(file: string, problems: ProblemCollector, onProgress?: ReadProgress, range?: ByteRange): AsyncGenerator<NumberedLine> {
   let line = 0;
-  for await (const { bytes, start, end, bytesRead, offset } of readLineChunks(file)) {
+  for await (const { bytes, start, end, bytesRead, offset } of readLineChunks(file, CHUNK_BYTES, range)) {
     const chunkIsUtf8 = isUtf8(bytes.subarray(start, end));
     // ASCII reads the same as Latin-1, which Node copies without decoding.
     const encoding = chunkIsUtf8 && isAscii(bytes.subarray(start, end)) ? 'latin1' : 'utf8';
     for (let from = start; from < end;) {
+      // Numbered from 1 within a range: the caller adds the lines of the ranges before it.
+      if (range !== undefined && offset + from >= range.end) return;
       const lineFeed = bytes.indexOf(LINE_FEED, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
       line++;

@@ -2,10 +2,13 @@ import { type EvalConfig } from '../core/scoring/score.js';
 import type { NotRescorable } from '../core/compare/types.js';
 import type { SideRecord } from '../core/compare/evidence.js';
 import type { Derivation, ResultRecord } from '../core/record.js';
-import { type GoldLabels, goldKeyOf, goldLabelsOf, OutcomeBuilder, type QuestionOutcomes } from '../core/scoring/outcomes.js';
+import { concatOutcomes, type GoldLabels, goldKeyOf, goldLabelsOf, OutcomeBuilder, type QuestionOutcomes } from '../core/scoring/outcomes.js';
 import type { LineBytes, LinePlace, ReadProgress } from './lines.js';
 import { grownFloat64, grownInt32 } from '../core/scoring/query-entries.js';
-import { readResults } from './results.js';
+import { fileWarnings, readResults, type ScoreKind } from './results.js';
+import type { ByteRange } from './line-chunks.js';
+import { MAX_OTHER_FIELDS } from './read-limits.js';
+import type { ResultsFormat } from '../core/catalog/formats.js';
 
 /** A read run: its outcomes, warnings about the files, and the fields rag-gate does not know with their counts. */
 export interface RunRead {
@@ -82,6 +85,119 @@ export async function readOutcomes(files: string | readonly string[], config: Ev
         }
       : undefined;
   return { outcomes, warnings, unknownFields, ...(places === undefined ? {} : { places }) };
+}
+
+/** A part of a run read alone: a whole file, or a range of a JSON Lines file. */
+export interface PartTask {
+  readonly file: string;
+  readonly range?: ByteRange;
+}
+
+/** What reading a part gives, for `mergeParts` to join with the run's other parts. */
+export interface PartRead {
+  readonly outcomes: QuestionOutcomes;
+  readonly format: ResultsFormat;
+  readonly notes: readonly string[];
+  readonly unknownFields: ReadonlyMap<string, number>;
+  readonly scores: ReadonlyMap<string, ScoreKind>;
+  readonly scoreRecords: ReadonlyMap<string, number>;
+  /** The lines of a range (0 for a whole file), so that the ranges after it number theirs from the file's start. */
+  readonly lines: number;
+  /** Where each record is (lines numbered within a range), when the part is JSON Lines. */
+  readonly places?: { readonly lines: Int32Array; readonly offsets: Float64Array; readonly byteLengths: Int32Array };
+}
+
+/** Reads and scores one part of a run alone. Throws InputError on bad input, whose lines count from the range's start. */
+export async function readPart(task: PartTask, config: EvalConfig): Promise<PartRead> {
+  const builder = new OutcomeBuilder(config);
+  let lines: Int32Array = new Int32Array(1024);
+  let offsets: Float64Array = new Float64Array(1024);
+  let byteLengths: Int32Array = new Int32Array(1024);
+  let records = 0;
+  let allPlaced = true;
+  const onRecord = (record: ResultRecord, line: number, _text: string, derivation: Derivation, bytes: LineBytes | undefined) => {
+    builder.add(record, derivation);
+    lines = grownInt32(lines, records + 1);
+    offsets = grownFloat64(offsets, records + 1);
+    byteLengths = grownInt32(byteLengths, records + 1);
+    if (bytes === undefined) allPlaced = false;
+    else {
+      offsets[records] = bytes.offset;
+      byteLengths[records] = bytes.byteLength;
+    }
+    lines[records++] = line;
+  };
+  const read = await readResults(task.file, onRecord, { ...sharedReadOptions(config), ...(task.range === undefined ? {} : { range: task.range }) });
+  builder.readAs(read.format);
+  return {
+    outcomes: builder.build(),
+    format: read.format,
+    notes: read.notes,
+    unknownFields: read.unknownFields,
+    scores: read.scores,
+    scoreRecords: read.scoreRecords,
+    lines: read.lines,
+    ...(allPlaced ? { places: { lines: lines.slice(0, records), offsets: offsets.slice(0, records), byteLengths: byteLengths.slice(0, records) } } : {}),
+  };
+}
+
+/**
+ * One run from its parts, read alone in file order (a file's ranges in order): what `readOutcomes` reads from the
+ * files in one pass. Undefined when only one pass can tell what the run holds, and the caller reads it so: a part
+ * with repeats, a question in two parts (a repeat or a duplicate), a score read as a number in one part and as
+ * true/false in another, or too many field names not ours in one file (the last two are errors, reported with the
+ * right lines by that pass).
+ */
+export function mergeParts(
+  files: readonly string[],
+  parts: readonly (PartTask & { readonly fileIndex: number; readonly read: PartRead })[],
+): RunRead | undefined {
+  if (parts.some((part) => part.read.outcomes.repeats !== undefined)) return undefined;
+  const outcomes = concatOutcomes(parts.map((part) => part.read.outcomes));
+  if (new Set(outcomes.ids).size !== outcomes.size) return undefined;
+  const kinds = new Map<string, ScoreKind>();
+  for (const { read } of parts) {
+    for (const [name, kind] of read.scores) {
+      if ((kinds.get(name) ?? kind) !== kind) return undefined;
+      kinds.set(name, kind);
+    }
+  }
+  const warnings: string[] = [];
+  const unknownFields = new Map<string, number>();
+  for (const [index, file] of files.entries()) {
+    const own = parts.filter((part) => part.fileIndex === index);
+    const fileUnknown = new Map<string, number>();
+    const scores = new Map<string, ScoreKind>();
+    const scoreRecords = new Map<string, number>();
+    for (const { read } of own) {
+      for (const [field, count] of read.unknownFields) fileUnknown.set(field, (fileUnknown.get(field) ?? 0) + count);
+      for (const [name, kind] of read.scores) scores.set(name, kind);
+      for (const [name, count] of read.scoreRecords) scoreRecords.set(name, (scoreRecords.get(name) ?? 0) + count);
+    }
+    if (new Set([...fileUnknown.keys(), ...scores.keys()]).size > MAX_OTHER_FIELDS) return undefined;
+    warnings.push(...fileWarnings(file, own[0]?.read.notes ?? [], fileUnknown, scores, scoreRecords));
+    for (const [field, count] of fileUnknown) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count);
+  }
+  const placed = parts.every((part) => part.read.places !== undefined);
+  if (!placed) return { outcomes, warnings, unknownFields };
+  const lineBase = new Map<number, number>();
+  const placeFiles = new Int32Array(outcomes.size);
+  const placeLines = new Int32Array(outcomes.size);
+  const placeOffsets = new Float64Array(outcomes.size);
+  const placeByteLengths = new Int32Array(outcomes.size);
+  let row = 0;
+  for (const { fileIndex, read } of parts) {
+    const base = lineBase.get(fileIndex) ?? 0;
+    const places = read.places!;
+    placeFiles.fill(fileIndex, row, row + places.lines.length);
+    for (let i = 0; i < places.lines.length; i++) placeLines[row + i] = base + places.lines[i]!;
+    placeOffsets.set(places.offsets, row);
+    placeByteLengths.set(places.byteLengths, row);
+    row += places.lines.length;
+    lineBase.set(fileIndex, base + read.lines);
+  }
+  const places = { ids: outcomes.ids, files: placeFiles, lines: placeLines, offsets: placeOffsets, byteLengths: placeByteLengths };
+  return { outcomes, warnings, unknownFields, places };
 }
 
 /**

@@ -11,6 +11,7 @@ import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
 import { DuplicateKeyError } from './unique-keys.js';
 import { MAX_OTHER_FIELDS, OTHER_FIELDS_MESSAGE } from './read-limits.js';
+import type { ByteRange } from './line-chunks.js';
 import { type LineBytes, type LinePlace, type NumberedLine, type ReadProgress, readLines, readLinesAt } from './lines.js';
 import {
   type Derivation,
@@ -43,6 +44,12 @@ export interface ReadSummary {
   readonly retrievalByText: number;
   /** Scores other tools computed (the `scores` object and unknown numeric or true/false fields), by name. */
   readonly scores: ReadonlyMap<string, ScoreKind>;
+  /** How many records carry each score. */
+  readonly scoreRecords: ReadonlyMap<string, number>;
+  /** With `range`, the lines of the range, blank ones included (0 otherwise). */
+  readonly lines: number;
+  /** What the file says of itself (DeepEval's), before the warnings. */
+  readonly notes: readonly string[];
 }
 
 export interface ReadOptions {
@@ -72,6 +79,11 @@ export interface ReadOptions {
   readonly onlyPlaces?: readonly LinePlace[];
   /** Filled with each field name as the file spells it and how many records give it (not null): what `init` maps from. */
   readonly givenFields?: Map<string, number>;
+  /**
+   * Only the lines of this part of a JSON Lines file (the format is not detected): one of a file's ranges read on
+   * several threads. Its lines are numbered from 1 within the range, and a range without records is no problem.
+   */
+  readonly range?: ByteRange;
 }
 
 /** A question's repeat as a key: the id alone for a record without `run` (its only run), so that today's ids keep their keys. */
@@ -175,7 +187,7 @@ export async function readResults(
   let records = 0;
   let idsFromQuestion = 0;
   let retrievalByText = 0;
-  const shape: { format: ResultsFormat } = { format: 'jsonl' };
+  const shape: { format: ResultsFormat; lines: number } = { format: 'jsonl', lines: 0 };
   const notes: string[] = [];
 
   const idKeys = [...(fields.has('id') ? [] : ['id']), ...[...fields].flatMap(([key, canonical]) => (canonical === 'id' ? [key] : []))];
@@ -289,7 +301,7 @@ export async function readResults(
     if (problems.count === 0) onRecord(record, line, text, derivation, bytes);
   };
 
-  shape.format = options.format === undefined || options.format === 'auto' ? await detectFormat(file) : options.format;
+  shape.format = options.range !== undefined ? 'jsonl' : options.format === undefined || options.format === 'auto' ? await detectFormat(file) : options.format;
   try {
     if (shape.format === 'csv' || shape.format === 'tsv') {
       for await (const row of csvRows(file, problems, onProgress, shape.format === 'tsv' ? { delimiter: '\t' } : {})) handleRow(row);
@@ -298,7 +310,12 @@ export async function readResults(
       for (const row of run.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
       notes.push(...deepEvalNotes(file, run.summary));
     } else {
-      const texts = options.onlyPlaces === undefined ? recordTexts(file, problems, onProgress, shape) : readLinesAt(file, options.onlyPlaces, problems);
+      const texts =
+        options.onlyPlaces !== undefined
+          ? readLinesAt(file, options.onlyPlaces, problems)
+          : options.range !== undefined
+            ? rangeTexts(file, problems, options.range, shape)
+            : recordTexts(file, problems, onProgress, shape);
       for await (const element of texts) handle(element);
     }
   } catch (error) {
@@ -306,7 +323,7 @@ export async function readResults(
     else if (error instanceof InputError) throw error;
     else throw readFailure(file, error);
   }
-  if (records === 0 && problems.count === 0) {
+  if (records === 0 && problems.count === 0 && options.range === undefined) {
     const expected =
       shape.format === 'jsonl' || shape.format === 'json-array'
         ? 'expected JSON Lines or a JSON array of result objects'
@@ -314,6 +331,30 @@ export async function readResults(
     problems.add({ file, message: `the file holds no records; ${expected}` });
   }
   problems.throwIfAny();
+  return {
+    format: shape.format,
+    warnings: fileWarnings(file, notes, unknownFields, scores, scoreRecords),
+    unknownFields,
+    idsFromQuestion,
+    retrievalByText,
+    scores,
+    scoreRecords,
+    lines: shape.lines,
+    notes,
+  };
+}
+
+/**
+ * A file's warnings: what it says of itself (`notes`), then each unknown field and each score named near a field or
+ * a known score. From the whole file's counts, so that a file read in ranges warns as one read whole.
+ */
+export function fileWarnings(
+  file: string,
+  notes: readonly string[],
+  unknownFields: ReadonlyMap<string, number>,
+  scores: ReadonlyMap<string, ScoreKind>,
+  scoreRecords: ReadonlyMap<string, number>,
+): string[] {
   const records_ = (count: number) => `${count} record${count === 1 ? '' : 's'}`;
   const warnings = [...unknownFields].map(([key, count]) => {
     const ignored = IGNORED_FIELDS.get(key);
@@ -333,7 +374,7 @@ export async function readResults(
       }
     }
   }
-  return { format: shape.format, warnings: [...notes, ...warnings], unknownFields, idsFromQuestion, retrievalByText, scores };
+  return [...notes, ...warnings];
 }
 
 // Measured 2026-12-02: `compare` of the bench's 10,000 questions as JSON arrays, one core, 9 runs each: 2.03 s CPU with it, 2.22 s without (9%).
@@ -360,19 +401,42 @@ export function idInText(text: string, idKeys: readonly string[]): string | unde
   return id;
 }
 
-/** The format of a results file, from its extension and its first bytes. */
-async function detectFormat(file: string): Promise<ResultsFormat> {
+/** The first bytes of a results file, decoded. */
+async function fileHead(file: string): Promise<string> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(file, 'r');
     const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, DETECT_HEAD_BYTES, 0);
-    return detectResultsFormat(file, new TextDecoder().decode(buffer.subarray(0, bytesRead)));
+    return new TextDecoder().decode(buffer.subarray(0, bytesRead));
   } catch (error) {
     throw readFailure(file, error);
   } finally {
     await handle?.close();
   }
+}
+
+/** The format of a results file, from its extension and its first bytes. */
+async function detectFormat(file: string): Promise<ResultsFormat> {
+  return detectResultsFormat(file, await fileHead(file));
+}
+
+/**
+ * Whether a results file may be read in byte ranges: JSON Lines whose first record opens with `{`, so that each
+ * line is one record and a range's records start at its line ends. A JSON array's element, a CSV row's quoted
+ * cell and DeepEval's run may span lines, and where one starts cannot be told without reading from the start of
+ * the file: those are read whole. False for a file that cannot be read (its reader says why).
+ */
+export async function readableInRanges(file: string, format: ResultsFormat | 'auto'): Promise<boolean> {
+  if (format !== 'auto' && format !== 'jsonl') return false;
+  let head: string;
+  try {
+    head = await fileHead(file);
+  } catch {
+    return false;
+  }
+  const first = /\S/.exec(head.startsWith('\uFEFF') ? head.slice(1) : head);
+  return first?.[0] === '{' && (format === 'jsonl' || detectResultsFormat(file, head) === 'jsonl');
 }
 
 /** What a DeepEval run says about itself that the report should: where ids came from, which metrics errored. */
@@ -390,6 +454,14 @@ function deepEvalNotes(file: string, summary: DeepEvalSummary): string[] {
     notes.push(`${file}: DeepEval's metric "${metric}" has no score on ${count} test case${count === 1 ? '' : 's'} (it errored); those are left out of its n`);
   }
   return notes;
+}
+
+/** The non-blank lines of a range of a JSON Lines file, counting every line. */
+async function* rangeTexts(file: string, problems: ProblemCollector, range: ByteRange, shape: { lines: number }): AsyncGenerator<NumberedLine> {
+  for await (const line of readLines(file, problems, undefined, range)) {
+    shape.lines = line.line;
+    if (line.text.trim() !== '') yield line;
+  }
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */

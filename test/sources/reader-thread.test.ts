@@ -1,20 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { readerThreadPays } from '../../src/sources/parallel.js';
+import { byteRanges, parallelMinBytes } from '../../src/sources/parallel.js';
 
 const MiB = 1024 * 1024;
 
-describe('whether the base is read on a reader thread', () => {
-  it('needs a second core and at least 16 MiB of base', () => {
-    expect([readerThreadPays(16 * MiB, 2, undefined), readerThreadPays(16 * MiB - 1, 2, undefined), readerThreadPays(1024 * MiB, 1, undefined)]).toEqual([
-      true,
-      false,
-      false,
-    ]);
+describe('how the runs are cut into parts', () => {
+  it('pays for workers from 32 MiB of input, or from the size the tests force', () => {
+    expect([parallelMinBytes(undefined), parallelMinBytes('0'), parallelMinBytes('100')]).toEqual([32 * MiB, 0, 100]);
+    // A value that is not a size leaves the default.
+    expect([parallelMinBytes('many'), parallelMinBytes('-1'), parallelMinBytes('')]).toEqual([32 * MiB, 32 * MiB, 32 * MiB]);
   });
 
-  it('is forced from a size the tests choose, on any number of cores', () => {
-    expect([readerThreadPays(0, 1, '0'), readerThreadPays(99, 1, '100'), readerThreadPays(100, 1, '100')]).toEqual([true, false, true]);
-    // A value that is not a size leaves the default rule.
-    expect([readerThreadPays(16 * MiB, 2, 'many'), readerThreadPays(16 * MiB, 1, '-1')]).toEqual([true, false]);
+  it('splits a file into up to two ranges per thread of at least the least size, covering each byte once', () => {
+    expect(byteRanges(100, 2, 0)).toEqual([
+      { start: 0, end: 25 },
+      { start: 25, end: 50 },
+      { start: 50, end: 75 },
+      { start: 75, end: 100 },
+    ]);
+    expect(byteRanges(350 * MiB, 2, 32 * MiB)).toHaveLength(4);
+    expect(byteRanges(70 * MiB, 4, 32 * MiB)).toEqual([
+      { start: 0, end: 35 * MiB },
+      { start: 35 * MiB, end: 70 * MiB },
+    ]);
+    expect(byteRanges(31 * MiB, 4, 32 * MiB)).toEqual([{ start: 0, end: 31 * MiB }]);
   });
 });

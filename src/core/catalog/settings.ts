@@ -200,6 +200,16 @@ function parseCount(text: string): number {
   return value;
 }
 
+/** `auto` (one thread per available core) or a whole number of threads, 1 to 256. */
+function parseThreads(text: string): number | 'auto' {
+  if (text.trim() === 'auto') return 'auto';
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < 1 || value > 256) {
+    throw new SettingError(`threads must be auto or a whole number from 1 to 256, got "${text}"`);
+  }
+  return value;
+}
+
 /** A whole number ≥ 1: the grade from which a document counts as relevant. */
 export function parseRelevanceLevel(text: string): number {
   const value = Number(text);
@@ -515,6 +525,16 @@ export const SETTINGS = {
     action: true,
     config: true,
     policy: strictestLast(true, false),
+  },
+  threads: {
+    name: 'threads',
+    description:
+      'threads that read and score the base and head results at once, each large JSON Lines file split across them: auto (one per available core) or a number; 1 reads both on one thread',
+    default: 'auto',
+    parse: parseThreads,
+    cli: compareOnly('--threads <n>'),
+    action: true,
+    config: true,
   },
   k: {
     name: 'k',

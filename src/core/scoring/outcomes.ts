@@ -376,3 +376,53 @@ export function withoutQuestions(run: QuestionOutcomes, ids: ReadonlySet<string>
     leftOut,
   };
 }
+
+/**
+ * One run from the outcomes of its consecutive parts (a file read in ranges on several threads), in their order:
+ * the same outcomes one builder would have built from all their records. Parts must hold no repeats, and no
+ * question may be in two of them; the caller reads such a run whole instead.
+ */
+export function concatOutcomes(parts: readonly QuestionOutcomes[]): QuestionOutcomes {
+  if (parts.length === 1) return parts[0]!;
+  if (parts.some((part) => part.repeats !== undefined)) throw new Error('concatOutcomes: a part holds repeats');
+  const size = parts.reduce((sum, part) => sum + part.size, 0);
+  // Each part's columns in the order it made them: together, the order of first use over the whole run.
+  const columns = new Map<string, Float64Array>();
+  for (const part of parts) for (const name of part.columns.keys()) if (!columns.has(name)) columns.set(name, new Float64Array(size).fill(NaN));
+  let from = 0;
+  for (const part of parts) {
+    for (const [name, values] of part.columns) columns.get(name)!.set(values, from);
+    from += part.size;
+  }
+  const judges = new Map<string, JudgeUse>();
+  const scores = new Map<string, 'number' | 'boolean'>();
+  for (const part of parts) {
+    for (const use of part.judges) {
+      const key = JSON.stringify([use.field, use.model, use.promptVersion]);
+      judges.set(key, { ...use, questions: (judges.get(key)?.questions ?? 0) + use.questions });
+    }
+    for (const [name, kind] of part.scores) if (!scores.has(name)) scores.set(name, kind);
+  }
+  const all = <T>(pick: (part: QuestionOutcomes) => readonly T[]): T[] => parts.flatMap(pick);
+  const sum = (pick: (part: QuestionOutcomes) => number) => parts.reduce((total, part) => total + pick(part), 0);
+  return {
+    size,
+    ids: all((part) => part.ids),
+    questions: all((part) => part.questions),
+    tags: all((part) => part.tags),
+    goldKeys: all((part) => part.goldKeys),
+    goldFound: all((part) => part.goldFound),
+    columns,
+    labelPairs: all((part) => part.labelPairs),
+    noClaims: sum((part) => part.noClaims),
+    judgeErrors: sum((part) => part.judgeErrors),
+    judges: [...judges.values()],
+    noRelevant: sum((part) => part.noRelevant),
+    idsFromQuestion: sum((part) => part.idsFromQuestion),
+    retrievalByText: sum((part) => part.retrievalByText),
+    correctByRule: sum((part) => part.correctByRule),
+    refusedByDetector: sum((part) => part.refusedByDetector),
+    formats: [...new Set(all((part) => part.formats))],
+    scores,
+  };
+}

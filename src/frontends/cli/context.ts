@@ -2,6 +2,6 @@
 export interface CommandContext {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  /** The bundled entry file, to start a reader thread from; without it both runs are read on this thread. */
+  /** The bundled entry file, to start reader threads from; without it both runs are read on this thread. */
   readonly readerEntry?: URL;
 }

@@ -17,7 +17,7 @@ export interface ActionRuntime {
   /** Writes a report file (report.json, comment.md under RUNNER_TEMP) whole or not at all. */
   writeReport(file: string, text: string): Promise<void>;
   now(): Date;
-  /** The bundled entry file, to read the base run on a reader thread; without it both runs are read on this thread. */
+  /** The bundled entry file, to start reader threads from; without it both runs are read on this thread. */
   readonly readerEntry?: URL;
 }
 

@@ -5,9 +5,9 @@ import { runBin } from '../../helpers/cli.js';
 import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
 import { sketchScenario } from '../../helpers/paired-runs.js';
 
-/** The bundled CLI reads a large base run on a second thread; the result must be the in-process one, exactly. */
+/** The bundled CLI reads the runs in parts on worker threads (given a second core); the result must be the in-process one, exactly. */
 const ON_THREAD = { RAG_GATE_READER_THREAD_MIN_BYTES: '0' };
-describe('compare through node dist/cli.js (base read on a reader thread)', () => {
+describe('compare through node dist/cli.js (runs read in parts on worker threads)', () => {
   it('gives the same comparison and exit code as the in-process run', async () => {
     const { base, head } = sketchScenario();
     const dir = tempDir();
