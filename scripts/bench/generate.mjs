@@ -221,3 +221,41 @@ export async function generateResultsRealistic(dir, questions, depth) {
   }
   return { base, head };
 }
+
+/**
+ * A production conversation log for `monitor` (issue 40): `turns` user turns in sessions of 1–8 turns, over 28 days
+ * of traffic in time order, ISO timestamps; queries of 5–20 words, answers of 30–150; about 6% of answers refuse
+ * (a phrase the text refusal detector reads, or `refused: true`) and about 10% of turns are followed within a minute
+ * by a rephrase (the query with a word or two changed), more of both in the last week, as after a bad deploy.
+ */
+export async function generateMonitorLog(dir, turns) {
+  const log = join(dir, `monitor-${turns}.jsonl`);
+  mkdirSync(dir, { recursive: true });
+  const random = rng(turns + 11);
+  const text = textMaker(random);
+  const start = Date.UTC(2026, 10, 1);
+  const span = 28 * 24 * 3600 * 1000;
+  await writeLines(log, async (write) => {
+    let session = 0;
+    for (let written = 0; written < turns; session++) {
+      const length = Math.min(turns - written, text.between(1, 8));
+      let at = start + Math.floor((span * written) / turns);
+      const late = at - start > span * 0.75;
+      let query = `${text.words(text.between(5, 20))}?`;
+      for (let t = 0; t < length; t++, written++) {
+        const refuses = random() < (late ? 0.09 : 0.05);
+        const answer = refuses && random() < 0.7 ? `I don't know. ${text.sentences(text.between(10, 30))}` : text.sentences(text.between(30, 150));
+        const turn = { session_id: `s-${session.toString(16).padStart(8, '0')}`, timestamp: new Date(at).toISOString(), user_query: query, answer };
+        await write(`${JSON.stringify(refuses && !answer.startsWith('I') ? { ...turn, refused: true } : turn)}\n`);
+        const rephrase = random() < (late ? 0.14 : 0.09);
+        at += rephrase ? text.between(5, 50) * 1000 : text.between(70, 600) * 1000;
+        if (rephrase) {
+          const words = query.slice(0, -1).split(' ');
+          words[Math.floor(random() * words.length)] = text.words(1);
+          query = `${words.join(' ')}?`;
+        } else query = `${text.words(text.between(5, 20))}?`;
+      }
+    }
+  });
+  return { log };
+}

@@ -1,8 +1,9 @@
 // `npm run bench`: times the CLI and the action on synthetic workloads shaped like users' data (realistic id
 // vocabularies and text lengths) at three sizes, as child processes run exactly as users run them, and compares
-// TREC mode with trec_eval when TREC_EVAL names its binary. compare and the action run pinned to one core.
+// TREC mode with trec_eval when TREC_EVAL names its binary. compare and the action run pinned to one core, and
+// compare again unpinned, on every core.
 //
-//   node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N] [--node PATH] [--against REV] [--no-write]
+//   node scripts/bench/run.mjs [--quick] [--only trec|compare|action|monitor|judge[,…]] [--runs N] [--node PATH] [--against REV] [--no-write]
 //   TREC_EVAL=/path/to/trec_eval node scripts/bench/run.mjs
 //
 // Data goes to bench-data/ (ignored by git; generated once, deterministically). The figures go to stdout,
@@ -16,7 +17,7 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { actionDefaults, actionEnv, readVerdict } from './action-env.mjs';
-import { generateResultsRealistic, generateTrec, generateTrecRealistic } from './generate.mjs';
+import { generateMonitorLog, generateResultsRealistic, generateTrec, generateTrecRealistic } from './generate.mjs';
 import { JUDGE_ANSWERS, benchJudge, judgeReport } from './judge.mjs';
 import { measure, memoryMeasured, pinningAvailable, scanFile } from './measure.mjs';
 import {
@@ -26,6 +27,7 @@ import {
   COMPARE_DEPTH,
   COMPARE_QUESTIONS,
   DEFAULT_RUNS,
+  MONITOR_TURNS,
   TREC_DEPTH,
   TREC_METRICS,
   TREC_QUERIES,
@@ -58,8 +60,8 @@ const SCALES = [
 /** The document whose generated block a full run rewrites. */
 const DOC = 'docs/performance.md';
 
-const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N] [--node PATH] [--against REV] [--no-write]
-  --quick   skip the full-size TREC and compare workloads (1/100 and 1/10 only; the action runs at every size);
+const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action|monitor|judge[,…]] [--runs N] [--node PATH] [--against REV] [--no-write]
+  --quick   skip the full-size TREC, compare and monitor workloads (1/100 and 1/10 only; the action runs at every size);
             judge 1/10 of the answers
   --only    run only these workloads
   --runs N  runs per workload and size (default: 3 at full size, 5 for the smaller ones)
@@ -174,6 +176,12 @@ async function realisticTrecFiles(queries) {
   return { qrels, run, distinct: Number(readFileSync(docnos, 'utf8')) };
 }
 
+const monitorFiles = (turns) =>
+  ensureFiles([`monitor-${turns}.jsonl`], async (dir) => {
+    const { log } = await generateMonitorLog(dir, turns);
+    return [log];
+  });
+
 const resultFiles = (questions) =>
   ensureFiles([`results-real-${questions}-base.jsonl`, `results-real-${questions}-head.jsonl`], async (dir) => {
     const { base, head } = await generateResultsRealistic(dir, questions, COMPARE_DEPTH);
@@ -210,15 +218,27 @@ function trecEvalTool(binary, qrels, run) {
   };
 }
 
-function compareTool(base, head, build = THIS_BUILD) {
+/** compare pinned to one core, or (`oneCore` false) on every core, as a user's runner runs it. */
+function compareTool(base, head, build = THIS_BUILD, oneCore = pinningAvailable) {
   return {
     role: build.role,
     name: build.name,
     command: ourNode,
     args: [build.cli, 'compare', '--base', rel(base), '--head', rel(head), '--json'],
-    oneCore: pinningAvailable,
+    oneCore,
     // Exit status 1 is a failed gate, a normal outcome; 2 is an error.
     check: ({ code }) => (code === 0 || code === 1 ? { ok: true, note: code === 0 ? 'gate pass' : 'gate fail (exit 1)' } : { ok: false }),
+  };
+}
+
+function monitorTool(log, build = THIS_BUILD) {
+  return {
+    role: build.role,
+    name: build.name,
+    command: ourNode,
+    args: [build.cli, 'monitor', '--logs', rel(log), '--json'],
+    // Exit status 1 is an alert, a normal outcome; 2 is an error.
+    check: ({ code }) => (code === 0 || code === 1 ? { ok: true, note: code === 0 ? 'no alert' : 'alert (exit 1)' } : { ok: false }),
   };
 }
 
@@ -434,6 +454,39 @@ async function main() {
         tools: builds.map((build) => compareTool(base, head, build)),
       });
     }
+    // The same files on every core the machine has: beside the pinned row, what a runner with more cores gets.
+    for (const scale of scales) {
+      const questions = COMPARE_QUESTIONS / scale.divisor;
+      const [base, head] = await resultFiles(questions);
+      cases.push({
+        workload: 'compare',
+        variant: 'unpinned',
+        scale: scale.label,
+        size: `${group(questions)} q`,
+        unit: 'questions',
+        runs: runsFor(scale),
+        bytes: statSync(base).size + statSync(head).size,
+        countRecords: () => scanRecords([base], head),
+        tools: builds.map((build) => compareTool(base, head, build, false)),
+      });
+    }
+  }
+  if (options.only.has('monitor')) {
+    for (const scale of scales) {
+      const turns = MONITOR_TURNS / scale.divisor;
+      const [log] = await monitorFiles(turns);
+      cases.push({
+        workload: 'monitor',
+        variant: 'realistic',
+        scale: scale.label,
+        size: `${group(turns)} turns`,
+        unit: 'turns',
+        runs: runsFor(scale),
+        bytes: statSync(log).size,
+        countRecords: () => scanRecords([], log),
+        tools: builds.map((build) => monitorTool(log, build)),
+      });
+    }
   }
   if (options.only.has('action')) {
     for (const scale of SCALES) {
@@ -503,6 +556,8 @@ async function main() {
   console.log(`Commands (cwd ${ROOT}, stdout to /dev/null; median of the runs, peak RSS the largest over them)`);
   console.log(`  trec     node ${CLI} trec --qrels bench-data/trec[-real]-N.qrels --run bench-data/trec[-real]-N.run --metrics ${TREC_METRICS} --json`);
   console.log(`  compare  ${pin}node ${CLI} compare --base bench-data/results-real-N-base.jsonl --head bench-data/results-real-N-head.jsonl --json`);
+  console.log(`           (variant unpinned: the same on every core)`);
+  console.log(`  monitor  node ${CLI} monitor --logs bench-data/monitor-N.jsonl --json`);
   console.log(
     `  action   ${pin}node ${ACTION}, push event, INPUT_RESULTS/INPUT_BASELINE = results-real-N-head/base.jsonl, comment never, mode advisory, other inputs at action.yml's defaults`,
   );
@@ -514,6 +569,8 @@ async function main() {
       '  trec friendly   the same shape with 2,000 distinct docnos over the whole run, one-decimal scores',
       `  compare/action  ids q-<hex>, ${COMPARE_DEPTH} document ids doc-<hex> from an 8.8 M-id vocabulary, questions of 10–30 words, answers`,
       '                  of 50–200, expected answers of 10–40, 2–6 claims with text, 1–3 graded gold documents, tags',
+      '  monitor         N user turns in sessions of 1–8 over 28 days, queries of 5–20 words, answers of 30–150, ~6% refusals,',
+      '                  ~10% rephrased within a minute (more of both in the last week)',
     ].join('\n'),
   );
   console.log();
@@ -531,7 +588,7 @@ async function main() {
     console.log(`${printed(ratioTable(measured, 'earlier', 'this/that'))}\n`);
   }
   const scope = { only: [...options.only], quick: options.quick, failed: failures.length > 0, pinned: pinningAvailable };
-  console.log('Targets (issue 19)');
+  console.log('Targets (issues 19 and 40)');
   console.log(printed(targetTable(measured, scope)));
 
   let judged = null;
