@@ -47,8 +47,9 @@ export async function* readLines(file: string, problems: ProblemCollector, onPro
     // ASCII reads the same as Latin-1, which Node copies without decoding.
     const encoding = chunkIsUtf8 && isAscii(bytes.subarray(start, end)) ? 'latin1' : 'utf8';
     for (let from = start; from < end;) {
-      // Numbered from 1 within a range: the caller adds the lines of the ranges before it.
-      if (range !== undefined && offset + from >= range.end) return;
+      // Numbered from 1 within a range: the caller adds the lines of the ranges before it. The file's first line
+      // starts at byte 0 whatever byte-order mark was skipped before it.
+      if (range !== undefined && (range.start === 0 && offset === 0 && from === start ? 0 : offset + from) >= range.end) return;
       const lineFeed = bytes.indexOf(LINE_FEED, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
       line++;

@@ -132,7 +132,8 @@ const sizeOf = (file: string) =>
  */
 export function byteRanges(size: number, threads: number, minBytes: number): ByteRange[] {
   const most = threads * RANGES_PER_THREAD;
-  const count = Math.max(1, Math.min(most, minBytes === 0 ? most : Math.floor(size / minBytes)));
+  // No empty range: each holds at least a byte, so that no two start at one byte.
+  const count = Math.max(1, Math.min(most, size, minBytes === 0 ? most : Math.floor(size / minBytes)));
   return Array.from({ length: count }, (_, i) => ({ start: Math.floor((size * i) / count), end: Math.floor((size * (i + 1)) / count) }));
 }
 

@@ -71,6 +71,21 @@ describe('a JSON Lines file read in byte ranges', () => {
     );
   });
 
+  it('cut at every byte, into two ranges or three: a byte-order mark, CRLF, blank lines and no final newline', async () => {
+    const short = (id: string) => JSON.stringify({ id, question: 'é?' });
+    const path = file(`\uFEFF${short('a')}\r\n\r\n${short('b')}\n\n\n${short('c')}\r\n${short('d')}`);
+    const size = statSync(path).size;
+    const whole = await readOutcomes([path], config);
+    const cuts = (points: readonly number[]) => [0, ...points, size].slice(1).map((end, i) => ({ start: i === 0 ? 0 : points[i - 1]!, end }));
+    for (let p = 1; p < size; p++) {
+      for (const points of [[p], [p, Math.min(size - 1, p + 7)]].filter((points) => points.every((point, i) => i === 0 || point > points[i - 1]!))) {
+        const parts = [];
+        for (const range of cuts(points)) parts.push({ file: path, fileIndex: 0, range, read: await readPart({ file: path, range }, config) });
+        expect(mergeParts([path], parts), `cut at ${points.join(', ')}`).toEqual(whole);
+      }
+    }
+  });
+
   it('with shards: each file its own ranges, lines per file', async () => {
     const shard = (from: number) => file(Array.from({ length: 30 }, (_, i) => `${JSON.stringify(record(from + i, i))}\n${i % 4 === 0 ? '\n' : ''}`).join(''));
     const files = [shard(0), shard(100), shard(200)];
