@@ -30,9 +30,9 @@ export function evaluationConfig(settings: Settings): EvalConfig {
 }
 
 /** The comparison configuration, with the calibration records read from their files. */
-export async function comparisonConfig(settings: Settings): Promise<CompareConfig> {
+export async function comparisonConfig(settings: Settings, reported: 'all' | 'asked' = 'all'): Promise<CompareConfig> {
   const calibrations = await Promise.all(settings['judge-calibration'].map(readCalibrationRecord));
-  return compareConfig(settings, calibrations);
+  return compareConfig(settings, calibrations, reported);
 }
 
 export interface Evaluation {

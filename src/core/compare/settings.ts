@@ -11,10 +11,13 @@ import type { CompareConfig } from './types.js';
 export type ScoringSettings = Pick<Settings, 'k' | 'retrieval-ok' | 'correct' | 'relevance-level' | 'ndcg-gains'> &
   Partial<Pick<Settings, 'context-match' | 'fields' | 'format'>>;
 
-/** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
-export function evalConfig(settings: ScoringSettings, extraMetrics: readonly string[] = []): EvalConfig {
+/**
+ * The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. `reported`
+ * 'asked': of the retrieval metrics only those `extraMetrics` name (a run whose report lists no others).
+ */
+export function evalConfig(settings: ScoringSettings, extraMetrics: readonly string[] = [], reported: 'all' | 'asked' = 'all'): EvalConfig {
   const retrievalOk = settings['retrieval-ok'];
-  const metrics: RetrievalMetric[] = defaultRetrievalMetrics(settings.k);
+  const metrics: RetrievalMetric[] = reported === 'all' ? defaultRetrievalMetrics(settings.k) : [];
   const add = (metric: RetrievalMetric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
@@ -40,11 +43,14 @@ function namedGates(failOn: Settings['fail-on']): Settings['fail-on'] {
   return isDefault ? new Set() : failOn;
 }
 
-/** The comparison configuration; every metric named by a floor or a graded test is computed. */
-export function compareConfig(settings: Settings, calibrations: readonly CalibrationRecord[]): CompareConfig {
+/**
+ * The comparison configuration; every metric named by a floor or a graded test is computed, and the other
+ * retrieval metrics only when the report shows every metric (`reported` 'all': its JSON does).
+ */
+export function compareConfig(settings: Settings, calibrations: readonly CalibrationRecord[], reported: 'all' | 'asked' = 'all'): CompareConfig {
   const floors = settings.floors;
   return {
-    eval: evalConfig(settings, [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    eval: evalConfig(settings, [...settings.graded, ...floors.map((floor) => floor.metric)], reported),
     missing: settings.missing,
     minPaired: settings['min-paired'],
     minCoverage: settings['min-coverage'],

@@ -56,7 +56,8 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
       const report = await compareReport(
         {
           settings: governing,
-          config: await comparisonConfig(governing),
+          // Only the JSON lists every metric of the head run: without it, none but those the gate asks for is scored.
+          config: await comparisonConfig(governing, options.json === true ? 'all' : 'asked'),
           head,
           held,
           place: {},
