@@ -149,7 +149,6 @@ export const README_TABLES: Readonly<Record<string, () => string>> = {
   'results-formats': resultsFormatsTable,
 };
 
-/** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */
 /** A page with every catalog table whose markers it holds made anew; pages without markers come back as they are. */
 export function withCatalogTables(page: string): string {
   return Object.entries(README_TABLES).reduce(
