@@ -238,6 +238,13 @@ const scoresField = withPlainCheck(scoresSchema, (value) => {
   return true;
 });
 
+/** A measured amount (milliseconds, tokens, dollars): a finite number, 0 or more. */
+const amount = (what: string) =>
+  z
+    .number({ error: notFinite(`must be ${what}, a number 0 or more`) })
+    .min(0, `must be ${what}, a number 0 or more`)
+    .optional();
+
 /**
  * The canonical fields of a result record, one per row of the fields' catalog (their meanings are there); unknown
  * fields are allowed (and reported once as a warning).
@@ -271,6 +278,13 @@ export const resultRecordSchema = z
     reference_contexts: texts('the reference texts').optional(),
     scores: scoresField.optional(),
     trace_url: text.optional(),
+    latency_ms: amount('the end-to-end latency in milliseconds'),
+    retrieval_latency_ms: amount('the retrieval latency in milliseconds'),
+    generation_latency_ms: amount('the generation latency in milliseconds'),
+    prompt_tokens: amount('the prompt tokens'),
+    completion_tokens: amount('the completion tokens'),
+    total_tokens: amount('the total tokens'),
+    cost_usd: amount('the cost in US dollars'),
     run: withPlainCheck(
       z
         .number({ error: notFinite('must be a whole number, 1 or more (which repeat of the question this record is)') })
@@ -355,8 +369,8 @@ function numberCheck(checks: readonly z.core.$ZodCheck[]): Check {
     else if (def.check === 'less_than' && def.inclusive) high = Math.min(high, Number(def.value));
     else throw new Error(`the plain check cannot read a number's ${def.check} check; give it one with withPlainCheck`);
   }
-  // NaN fails both comparisons, and ±Infinity one, as z.number() rejects them.
-  return (value) => typeof value === 'number' && value >= low && value <= high;
+  // z.number() rejects NaN and ±Infinity, bounds or none.
+  return (value) => typeof value === 'number' && Number.isFinite(value) && value >= low && value <= high;
 }
 
 /** The check for a value that `schema` returns unchanged, read from its definition or given with `withPlainCheck`. */

@@ -9,6 +9,7 @@ import { judgeNote, lostOutcomesFix, reasonText, testLabel, warningText } from '
 import { sentenceText } from './untrusted.js';
 import { comparisonScoringLines } from './scoring-words.js';
 import { fixed3, textTable } from './text-table.js';
+import { formatAmount, isUsageTest, quantileWords, ratioWords, riseCell, usageName, usageNoiseWords } from './usage-words.js';
 
 /** One line on a McNemar test's 2×2 table and which p-value decided. */
 export function mcnemarSentence(test: McNemarTest): string {
@@ -123,6 +124,42 @@ function lostCounted(comparison: Comparison): string {
   return comparison.lostOutcomes.some((l) => l.counted === 'failed') ? 'counted as failed' : 'left out';
 }
 
+/**
+ * What a question cost, base against head: each measure's means, ratio and quantiles, its test, and the questions
+ * that rose most; null when neither run carries any.
+ */
+function usageSection(comparison: Comparison): string | null {
+  const tests = comparison.tests.filter(isUsageTest);
+  if (tests.length === 0) return null;
+  const rows = tests.map((test) => [
+    usageName(test.metric),
+    test.gate ?? 'report',
+    formatAmount(test.base, test.unit),
+    formatAmount(test.head, test.unit),
+    `${ratioWords(test.ratio, test.ratioCi)}${test.scale === 'log' ? ' geo' : ''}`,
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    test.significant ? 'yes' : 'no',
+    String(test.n),
+  ]);
+  const details = tests.flatMap((test) => {
+    const noise = usageNoiseWords(test);
+    const zeros = test.zeros > 0 ? `; ${plural(test.zeros, 'pair')} with a 0 left out (no logarithm)` : '';
+    const rises = test.rises
+      .slice(0, 5)
+      .map((rise) => `    ${rise.id}  ${riseCell(test, rise.base, rise.head)}  ${rise.question.replace(/\s+/g, ' ').slice(0, 60)}`);
+    return [
+      `  ${usageName(test.metric)}: ${quantileWords(test).join('; ')}${noise === null ? '' : `; ${noise}`}${zeros}`,
+      ...(test.significant && test.ratio > 1 && rises.length > 0 ? ['  rose most:', ...rises] : []),
+    ];
+  });
+  return (
+    `Latency, tokens and cost (means a question; ratio head/base with its 95% CI, geo: of the geometric means; paired randomization test, on log-latency for latency)\n` +
+    textTable([['measure', 'gate', 'base', 'head', 'ratio', 'p', 'Holm p', 'significant', 'n'], ...rows]) +
+    `\n${details.join('\n')}`
+  );
+}
+
 /** The human-readable `compare` report. */
 export function renderCompareText(comparison: Comparison, config: CompareConfig): string {
   const rule = config.eval.retrievalOk.name;
@@ -141,7 +178,8 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
         .join('') +
       (comparison.holdoutLeftOut.length > 0 ? `\n${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : ''),
   );
-  const rows = comparison.tests.map((test) => [
+  const quality = comparison.tests.filter((test) => !isUsageTest(test));
+  const rows = quality.map((test) => [
     testLabel(test.metric, rule),
     test.gate ?? 'report',
     fixed3(test.base),
@@ -156,8 +194,10 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
   sections.push(
     `Tests (α = ${comparison.alpha}; Holm-adjusted across the gated tests)\n` +
       textTable([['metric', 'gate', 'base', 'head', 'Δ', '95% CI', 'p', 'Holm p', 'significant', 'n'], ...rows]) +
-      (rows.length > 0 ? `\n  ${intervalNote(comparison.tests)}` : ''),
+      (rows.length > 0 ? `\n  ${intervalNote(quality)}` : ''),
   );
+  const usage = usageSection(comparison);
+  if (usage !== null) sections.push(usage);
   const mcnemarLines = comparison.tests
     .filter((t): t is McNemarTest => t.kind === 'mcnemar')
     .map((t) => `  ${testLabel(t.metric, rule)}: ${[mcnemarSentence(t), oddsRatioWords(t)].filter(Boolean).join('; ')}`);
@@ -173,7 +213,7 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
         .join('\n')}`,
     );
   }
-  const power = comparison.tests.flatMap((t) => {
+  const power = quality.flatMap((t) => {
     const needed = formatRequiredN(t.requiredN);
     return needed && t.delta !== 0
       ? [

@@ -1,5 +1,14 @@
 import type { EvalConfig } from '../core/scoring/score.js';
-import { ANSWER_METRICS, headlineMetrics } from '../core/catalog/metrics.js';
+import {
+  ANSWER_METRICS,
+  headlineMetrics,
+  USAGE_MEASURES,
+  USAGE_QUANTILES,
+  usageMeanMetric,
+  usageQuantileMetric,
+  usageTotalMetric,
+} from '../core/catalog/metrics.js';
+import { formatAmount, usageName } from './usage-words.js';
 import type { MetricSummary, RunSummary } from '../core/scoring/summary.js';
 import { holdoutLeftOutText } from './holdout.js';
 import { fixed3, textTable } from './text-table.js';
@@ -59,6 +68,34 @@ function tagTable(summary: RunSummary, headline: readonly string[]): string | nu
   return `By tag\n${textTable([['tag', 'questions', ...columns], ...rows])}`;
 }
 
+/**
+ * What a question cost the pipeline: each usage measure the results carry, its p50, p90, p95 and mean with their
+ * 95% intervals, and the total for the amounts that add up.
+ */
+export function usageText(summary: RunSummary): string | null {
+  const rows = USAGE_MEASURES.flatMap((measure) => {
+    const mean = summary.metrics[usageMeanMetric(measure)];
+    if (mean === undefined || mean.n === 0) return [];
+    const cell = (metric: MetricSummary | undefined) => {
+      if (metric?.value === null || metric?.value === undefined) return '';
+      const ci = metric.ci === undefined ? '' : ` [${formatAmount(metric.ci[0], measure.unit)}, ${formatAmount(metric.ci[1], measure.unit)}]`;
+      return `${formatAmount(metric.value, measure.unit)}${ci}`;
+    };
+    const total = usageTotalMetric(measure);
+    return [
+      [
+        usageName(measure.column),
+        ...USAGE_QUANTILES.map((q) => cell(summary.metrics[usageQuantileMetric(measure, q)])),
+        cell(mean),
+        total === undefined ? '' : cell(summary.metrics[total]),
+        String(mean.n),
+      ],
+    ];
+  });
+  if (rows.length === 0) return null;
+  return `Latency, tokens and cost (a question; 95% bootstrap intervals)\n${textTable([['measure', 'p50', 'p90', 'p95', 'mean', 'total', 'n'], ...rows])}`;
+}
+
 /** The human-readable `eval` report. */
 /** `holdoutLeftOut`: the holdout questions left out, when a holdout file was given. */
 export function renderEvalText(file: string, summary: RunSummary, config: EvalConfig, holdoutLeftOut?: readonly string[]): string {
@@ -81,6 +118,7 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
   if (generation) sections.push(`Generation\n${generation}`);
   const scores = metricTable(summary, Object.keys(summary.provenance.scores).map(scoreMetric));
   if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})\n${scores}`);
+  sections.push(usageText(summary));
   if (summary.repeats) sections.push(repeatsText(summary.repeats));
   sections.push(decompositionText(summary, config.retrievalOk.name));
   const agreement = summary.judgeAgreement;

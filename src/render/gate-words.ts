@@ -1,6 +1,7 @@
 import { isScoreMetric, scoreNameOf } from '../core/catalog/scores.js';
-import { type GateCategory, type GateName, gatedTest, gatedTestOf, isScoreGate } from '../core/catalog/gates.js';
-import { QUESTION_COLUMNS } from '../core/catalog/metrics.js';
+import { type GateCategory, type GateName, gatedTest, gatedTestOf, isScoreGate, isUsageGate, usageGate } from '../core/catalog/gates.js';
+import { riseWords } from './usage-words.js';
+import { answerMetric, QUESTION_COLUMNS, usageMeasure } from '../core/catalog/metrics.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../core/catalog/parse/retrieval-ok.js';
 import { suggestField } from '../core/record.js';
 import type { JudgeCheck } from '../core/compare/calibration.js';
@@ -68,7 +69,22 @@ export const GATE_WORDS: Readonly<Record<GateCategory, GateWords>> = {
     outcomes: ['right', 'wrong'],
     movement: (broken, fixed) => `${questions(broken, 'unanswerable question')} ${broken === 1 ? 'was' : 'were'} no longer refused, ${fixed} newly refused`,
   },
+  latency: usageGateWords('latency', 'end-to-end latency', 'slower'),
+  tokens: usageGateWords('tokens', 'tokens a question', 'more tokens'),
+  cost: usageGateWords('cost', 'cost a question', 'costlier'),
 };
+
+/** A usage gate's words: it has no rate and no McNemar table (usage-words.ts words its numbers). */
+function usageGateWords(gate: string, subject: string, worse: string): GateWords {
+  return {
+    gate,
+    subject,
+    share: subject,
+    label: subject,
+    outcomes: ['same or less', worse],
+    movement: (broken, fixed) => `${questions(broken)} ${worse}, ${fixed} not`,
+  };
+}
 
 /** The words of the gated test with this key (`retrieval_ok`, `correct`…), if it is one. */
 export function wordsOf(metric: string): GateWords | undefined {
@@ -162,7 +178,9 @@ function dropWords(drop: Drop, rule: string): string {
 
 function brokenFloor(floor: Floor, value: number, reads = floor.metric): string {
   const metric = isScoreMetric(reads) ? `${scoreWords(reads)}, gated because a floor names it,` : floor.metric;
-  return `floor broken: ${metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+  // A budget (milliseconds, dollars a question) is read to its own precision, not to three decimals.
+  const shown = usageMeasure(answerMetric(reads)?.column ?? '') === undefined ? value.toFixed(3) : String(+value.toPrecision(6));
+  return `floor broken: ${metric} is ${shown} in head, the floor is ${formatFloor(floor)}`;
 }
 
 /** Longest model name or prompt version shown; they come from results files. */
@@ -236,6 +254,8 @@ export function reasonText(reason: GateReason, context: WordsContext): string {
       return `this pull request changes its own gate without a maintainer's approval (${reason.changes.map(policyChangeText).join('; ')}); the base branch's values applied`;
     case 'regressed':
       return `${isScoreGate(reason.gate) ? gateWords(reason.gate) : reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
+    case 'rose':
+      return `${reason.gate} rose significantly beyond its tolerance: ${riseWords(reason)}`;
     case 'floor-broken':
       return brokenFloor(reason.floor, reason.value, reason.reads);
     case 'floor-unchecked':
@@ -265,6 +285,8 @@ export function warningWords(warning: GateWarning, context: WordsContext): Sente
     }
     case 'drop-below-minimum-effect':
       return [`${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`];
+    case 'rise-within-tolerance':
+      return [`${warning.gate} rose significantly but within its tolerance, so it only warns: ${riseWords(warning)}`];
     case 'drop-from-uncalibrated-judge':
       return [
         `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: `,
@@ -295,6 +317,7 @@ const GOLD_LABELS: ReadonlySet<string> = new Set(['relevant_ids', 'expected_answ
 /** "retrieval (retrieval_ok, from retrieval_ok or retrieved_ids or relevant_ids)": a gate and the fields it needs. */
 function gateNeeds(gate: GateName): string {
   if (isScoreGate(gate)) return `${gate} (${columnFields(gate)})`;
+  if (isUsageGate(gate)) return `${gate} (${columnFields(usageGate(gate).column)})`;
   const test = gatedTest(gate);
   const columns = test.pairs === 'retrieval-ok-on-both-sides' ? [test.column, 'retrieval_ok'] : [test.column];
   const where = test.pairs === 'unanswerable' ? ', on questions with answerable: false' : '';

@@ -14,6 +14,7 @@ import type { List, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import { comparisonScoringLines, type ScoringRulesInUse } from './scoring-words.js';
 import type {
   Comparison,
+  UsageTest,
   McNemarTest,
   MissingQuestion,
   PairedTest,
@@ -52,6 +53,22 @@ import { type MetricRow, metricsTable } from './metrics-table.js';
 import { decompositionWarnings } from './decomposition-words.js';
 import { parseRetrievalMetric } from '../core/catalog/retrieval-metrics.js';
 import { fixed3 } from './text-table.js';
+import {
+  DOLLAR_AMOUNT,
+  formatAmount,
+  isUsageTest,
+  quantileWords,
+  ratioKind,
+  ratioWords,
+  riseCell,
+  toleranceWords,
+  usageEvidence,
+  usageHeadline,
+  usageLine,
+  usageName,
+  usageNoiseWords,
+  worsened,
+} from './usage-words.js';
 import type { History } from '../core/history/history.js';
 import { trendSection } from './history.js';
 import { gateChangesSection, type GateChangesView, goldChangesSection, type GoldApprovalView } from './gate-changes.js';
@@ -131,6 +148,10 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
  * under the list.
  */
 function evidence(test: PairedTest, rule: string): PhrasingContent[] {
+  if (test.kind === 'usage') {
+    const [headline, detail] = usageEvidence(test).split(/: (.*)/s);
+    return [strong(...dollars(capitalise(headline!))), ...dollars(`: ${detail}.`)];
+  }
   const share = shareWords(test.metric, rule);
   const headline =
     share === null
@@ -154,7 +175,14 @@ function pMethod(tests: readonly PairedTest[], gatedCount: number, alpha: number
     ...new Set(
       tests.map((test) => {
         if (test.kind === 'mcnemar') return mcnemarNames[test.decidedBy];
-        const name = test.rates === undefined ? 'paired randomization' : RATE_TEST_NAME;
+        const name =
+          test.kind === 'usage'
+            ? test.scale === 'log'
+              ? 'paired randomization on log-latency'
+              : 'paired randomization'
+            : test.rates === undefined
+              ? 'paired randomization'
+              : RATE_TEST_NAME;
         return test.tailBound ? `${name} (Hoeffding's bound on its tail)` : name;
       }),
     ),
@@ -164,7 +192,7 @@ function pMethod(tests: readonly PairedTest[], gatedCount: number, alpha: number
 }
 
 /** The size of a difference in words: percentage points for rates, the signed delta otherwise. */
-function sizeWords(test: PairedTest): string {
+function sizeWords(test: Exclude<PairedTest, UsageTest>): string {
   const direction = test.delta < 0 ? 'drop' : 'gain';
   return test.kind === 'mcnemar' || test.rates !== undefined
     ? `a ${(Math.abs(test.delta) * 100).toFixed(1)}-point ${direction}`
@@ -172,7 +200,7 @@ function sizeWords(test: PairedTest): string {
 }
 
 /** "End-to-end correctness 0.690 → 0.645 is not significant yet (p = 0.0784): … about 405 paired questions …". */
-function powerSentence(test: PairedTest, rule: string): string {
+function powerSentence(test: Exclude<PairedTest, UsageTest>, rule: string): string {
   const what = `${sentenceStart(test, rule)} ${fixed3(test.base)} → ${fixed3(test.head)}`;
   const p =
     test.adjustedPValue !== null && test.adjustedPValue !== test.pValue
@@ -203,15 +231,20 @@ function decideWords(comparison: Comparison, rule: string): Verdict {
   const gated = comparison.tests.filter((t) => t.gate !== null);
   const context = { retrievalOk: rule, judges: comparison.judges };
   // The gate's own changes have their section, with the values as inert text.
-  const otherReasons = comparison.reasons.filter((r) => r.kind !== 'regressed' && r.kind !== 'gate-changed-unapproved').map((r) => reasonText(r, context));
+  const otherReasons = comparison.reasons
+    .filter((r) => r.kind !== 'regressed' && r.kind !== 'rose' && r.kind !== 'gate-changed-unapproved')
+    .map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === 'fails');
+  const failingQuality = failing.filter((t) => !isUsageTest(t));
+  const failingUsage = failing.filter(isUsageTest);
   const failingSet = new Set(failing);
   const join = (words: string[]) => (words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
 
   if (comparison.verdict === 'fail') {
     const parts: string[] = [];
     if (comparison.reasons.some((r) => r.kind === 'gate-changed-unapproved')) parts.push('the pull request changes its own gate without approval');
-    if (failing.length > 0) parts.push(`${join(failing.map((t) => gateWords(t.gate!)))} regressed significantly`);
+    if (failingQuality.length > 0) parts.push(`${join(failingQuality.map((t) => gateWords(t.gate!)))} regressed significantly`);
+    if (failingUsage.length > 0) parts.push(`${join(failingUsage.map((t) => gateWords(t.gate!)))} rose significantly beyond tolerance`);
     const broken = comparison.floors.filter((f) => f.outcome === 'broken').length;
     const unchecked = comparison.floors.filter((f) => f.outcome === 'unchecked').length;
     if (broken > 0) parts.push(broken === 1 ? 'a floor is broken' : `${broken} floors are broken`);
@@ -223,12 +256,13 @@ function decideWords(comparison: Comparison, rule: string): Verdict {
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === 'uncalibrated-judge');
   const smallDrops = gated.filter((t) => t.gateOutcome === 'below-minimum-effect');
-  const gains = gated.filter((t) => t.significant && t.delta > 0);
+  const tolerated = gated.filter((t) => t.gateOutcome === 'within-tolerance');
+  const gains = gated.filter((t) => t.significant && !worsened(t) && (t.kind === 'usage' ? t.ratio < 1 : t.delta > 0));
   const words =
     uncalibrated.length > 0
       ? `${join(uncalibrated.map((t) => gateWords(t.gate!)))} dropped, but the judge is uncalibrated, so it does not gate`
-      : smallDrops.length > 0
-        ? 'no regression beyond the minimum effect'
+      : smallDrops.length > 0 || tolerated.length > 0
+        ? `no regression beyond the ${smallDrops.length > 0 ? 'minimum effect' : 'tolerance'}`
         : gains.length > 0
           ? `no significant regression; ${join(gains.map((t) => gateWords(t.gate!)))} improved`
           : 'no significant regression';
@@ -242,12 +276,14 @@ export function verdictWords(comparison: Comparison, rule: string): string {
 
 /** The last column of the tests table: what the test does to the verdict. */
 function roleCell(test: PairedTest, failing: ReadonlySet<PairedTest>): string {
-  if (test.gate === null) return test.significant ? (test.delta < 0 ? '⚠️ report, significant drop' : '✅ report, significant gain') : 'report';
+  const [worse, better] = test.kind === 'usage' ? ['rise', 'fall'] : ['drop', 'gain'];
+  if (test.gate === null) return test.significant ? (worsened(test) ? `⚠️ report, significant ${worse}` : `✅ report, significant ${better}`) : 'report';
   if (failing.has(test)) return '❌ gate';
   if (test.gateOutcome === 'uncalibrated-judge') return '⚠️ gate, uncalibrated judge';
   if (test.gateOutcome === 'below-minimum-effect') return '⚠️ gate, below the minimum effect';
+  if (test.kind === 'usage' && test.gateOutcome === 'within-tolerance') return `⚠️ gate, within the ${toleranceWords(test)}`;
   if (!test.significant) return 'gate, not significant';
-  return test.delta < 0 ? '⚠️ gate' : '✅ gate, improved';
+  return worsened(test) ? '⚠️ gate' : '✅ gate, improved';
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -264,6 +300,7 @@ function verdictSections(comparison: Comparison, options: CommentOptions, verdic
     ...evidence(test, rule),
     ...(test.gateOutcome === 'below-minimum-effect' ? [text(' The drop is smaller than the minimum effect, so it only warns.')] : []),
     ...(test.gateOutcome === 'uncalibrated-judge' ? [text(' Its values come from an uncalibrated judge, so it only warns.')] : []),
+    ...(test.kind === 'usage' && test.gateOutcome === 'within-tolerance' ? [text(` The rise is within the ${toleranceWords(test)}, so it only warns.`)] : []),
   ]);
   for (const reason of verdict.otherReasons) items.push(prose(`${capitalise(reason)}.`));
   if (items.length > 0) out.push(bulletList(items));
@@ -277,8 +314,10 @@ function verdictSections(comparison: Comparison, options: CommentOptions, verdic
   if (evidenceTests.length > 0) closing.push(`(${pMethod(evidenceTests, gated.length, alpha)}.)`);
   out.push(paragraph(...prose(closing.join(' '))));
 
-  const power = gated.filter((t) => !t.significant).map((t) => powerSentence(t, rule));
+  const power = gated.filter((t) => !t.significant && !isUsageTest(t)).map((t) => powerSentence(t as Exclude<PairedTest, UsageTest>, rule));
   if (power.length > 0) out.push(paragraph(...prose(power.join(' '))));
+  const usage = usageLine(comparison);
+  if (usage !== null) out.push(paragraph(...dollars(`${capitalise(usage)}.`)));
 
   out.push(paragraph(...causeLine(comparison)));
   return out;
@@ -347,26 +386,98 @@ function repeatedDrop(test: PairedTest, tests: readonly PairedTest[]): string | 
   return gated === undefined ? undefined : gateWords('retrieval');
 }
 
-/** The tests table: gated rows and significant changes open, the rest (and the repeats of a gated drop) folded. */
+/**
+ * The tests table: gated rows and significant changes open, the rest (and the repeats of a gated drop) folded. What
+ * a question cost has a row only when it moved significantly (the line under the verdict says the rest): its label
+ * names the p95 and the ratio, base and head are the means, Δ their difference.
+ */
 function testsTable(comparison: Comparison, options: CommentOptions, failing: ReadonlySet<PairedTest>): RootContent[] {
-  const rows = comparison.tests.map((test): MetricRow => {
-    const repeats = repeatedDrop(test, comparison.tests);
-    return {
-      cells: [
-        testTableLabel(test.metric, options.retrievalOk),
-        fixed3(test.base),
-        fixed3(test.head),
-        `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})`,
-        formatP(test.pValue),
-        formatP(test.adjustedPValue),
-        repeats === undefined ? roleCell(test, failing) : `report, the gated ${repeats} drop again`,
-      ],
-      gated: test.gate !== null,
-      significant: test.significant,
-      ...(repeats === undefined ? {} : { repeats }),
-    };
-  });
+  const rows = comparison.tests
+    .filter((test) => !isUsageTest(test) || test.significant)
+    .map((test): MetricRow => {
+      if (test.kind === 'usage') {
+        return {
+          cells: [
+            dollars(`${usageHeadline(test)}, ${ratioKind(test.scale)} ${ratioWords(test.ratio, test.ratioCi)}`),
+            dollars(formatAmount(test.base, test.unit)),
+            dollars(formatAmount(test.head, test.unit)),
+            dollars(`${signedAmount(test.delta, test.unit)} (${signedAmount(test.ci[0], test.unit)}, ${signedAmount(test.ci[1], test.unit)})`),
+            formatP(test.pValue),
+            formatP(test.adjustedPValue),
+            roleCell(test, failing),
+          ],
+          gated: test.gate !== null,
+          significant: test.significant,
+        };
+      }
+      const repeats = repeatedDrop(test, comparison.tests);
+      return {
+        cells: [
+          testTableLabel(test.metric, options.retrievalOk),
+          fixed3(test.base),
+          fixed3(test.head),
+          `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})`,
+          formatP(test.pValue),
+          formatP(test.adjustedPValue),
+          repeats === undefined ? roleCell(test, failing) : `report, the gated ${repeats} drop again`,
+        ],
+        gated: test.gate !== null,
+        significant: test.significant,
+        ...(repeats === undefined ? {} : { repeats }),
+      };
+    });
   return metricsTable(['metric', 'base', 'head', 'Δ (95% CI)', 'p', 'Holm p', 'gate'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left']);
+}
+
+/**
+ * Our words about money, with each dollar amount in a code span: GitHub reads text between two dollar signs as a
+ * math formula ("$0.001 → $0.004 (+$0.003)" would be one).
+ */
+function dollars(words: string): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  let start = 0;
+  for (const match of words.matchAll(DOLLAR_AMOUNT)) {
+    if (match.index > start) out.push(...prose(words.slice(start, match.index)));
+    out.push({ type: 'inlineCode', value: match[0] });
+    start = match.index + match[0].length;
+  }
+  if (start < words.length) out.push(...prose(words.slice(start)));
+  return out;
+}
+
+/** A signed amount with a true minus sign: "+540 ms", "−$0.0003". */
+function signedAmount(value: number, unit: UsageTest['unit']): string {
+  const amount = formatAmount(Math.abs(value), unit);
+  return value < 0 ? `−${amount}` : value > 0 ? `+${amount}` : amount;
+}
+
+/** Questions listed per usage measure in the comment (the JSON report holds ten). */
+const RISES_SHOWN = 5;
+
+/**
+ * A folded section of the questions whose latency, tokens or cost rose most, for each measure that rose
+ * significantly, with each quantile's ratio and the noise floor when there were repeats.
+ */
+function risesSection(comparison: Comparison): RootContent[] {
+  const rose = comparison.tests.filter(isUsageTest).filter((test) => test.significant && test.ratio > 1);
+  if (rose.length === 0) return [];
+  const body: RootContent[] = [];
+  for (const test of rose) {
+    const noise = usageNoiseWords(test);
+    body.push(
+      paragraph(strong(text(capitalise(usageName(test.metric)))), ...dollars(`: ${quantileWords(test).join('; ')}${noise === null ? '' : `; ${noise}`}.`)),
+    );
+    const shown = test.rises.slice(0, RISES_SHOWN);
+    if (shown.length > 0)
+      body.push(
+        table(
+          ['question', usageName(test.metric)],
+          shown.map((rise) => [questionCell(rise, undefined, null), dollars(riseCell(test, rise.base, rise.head))]),
+        ),
+      );
+  }
+  const names = rose.map((test) => usageName(test.metric));
+  return details(`Questions whose ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`} rose most`, body);
 }
 
 function mcnemarSection(comparison: Comparison, options: CommentOptions): RootContent[] {
@@ -832,6 +943,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     ...testsTable(comparison, options, verdict.failing),
     ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),
     ...mcnemarSection(comparison, options),
+    ...risesSection(comparison),
     ...lostOutcomesSection(comparison, options),
   ];
   const trend = options.trend === undefined ? [] : trendSection(options.trend.history, options.trend.head, rule);

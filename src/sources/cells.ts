@@ -32,6 +32,13 @@ const CELL_KINDS = {
   reference_contexts: 'list',
   scores: 'object',
   trace_url: 'text',
+  latency_ms: 'number',
+  retrieval_latency_ms: 'number',
+  generation_latency_ms: 'number',
+  prompt_tokens: 'number',
+  completion_tokens: 'number',
+  total_tokens: 'number',
+  cost_usd: 'number',
   run: 'number',
 } as const satisfies Record<keyof RecordFields, CellKind>;
 

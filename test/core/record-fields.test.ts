@@ -80,6 +80,9 @@ const nearScores = fc.oneof(
 /** A field left out. */
 const ABSENT = Symbol('absent');
 
+/** A latency, a token count or a cost: 0 or more, near its edges. */
+const amount = orNear(fc.double({ min: 0, max: 1e6, noNaN: true }), -0, -1e-9, Number.NaN, Number.POSITIVE_INFINITY, '12', null);
+
 /** For each field, a value near its rules. */
 const NEAR: Record<keyof RecordFields, fc.Arbitrary<unknown>> = {
   id: orNear(plainId, '', ' ', '\u00a0', 7, -2, 2 ** 53, 1.5, null, true),
@@ -106,6 +109,13 @@ const NEAR: Record<keyof RecordFields, fc.Arbitrary<unknown>> = {
   scores: nearScores,
   trace_url: string,
   run: orNear(fc.integer({ min: 1 }), Number.MAX_SAFE_INTEGER, 0, -1, 1.5, 2 ** 53, '1', null),
+  latency_ms: amount,
+  retrieval_latency_ms: amount,
+  generation_latency_ms: amount,
+  prompt_tokens: amount,
+  completion_tokens: amount,
+  total_tokens: amount,
+  cost_usd: amount,
 };
 
 /** Only plainly valid values, the cross-field rules kept: what the hand check must take on its own. */

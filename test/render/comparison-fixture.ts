@@ -13,7 +13,7 @@ import type {
   RetrievalRegression,
   TagChange,
 } from '../../src/core/compare/types.js';
-import { type GateCategory, gatedTest } from '../../src/core/catalog/gates.js';
+import { type GateCategory, gateMetric } from '../../src/core/catalog/gates.js';
 import { decompose, type Decomposition } from '../../src/core/scoring/decomposition.js';
 import { holmAdjust } from '../../src/core/stats/holm.js';
 import { mcnemar } from '../../src/core/stats/mcnemar.js';
@@ -104,7 +104,7 @@ export function randomizationTest(
 
 /** Marks the tests of `categories` as gated and Holm-adjusts them, as compareRuns does. */
 export function gate(tests: readonly PairedTest[], categories: readonly GateCategory[] = ['retrieval', 'end-to-end'], alpha = ALPHA): PairedTest[] {
-  const gateOf = new Map(categories.map((c) => [gatedTest(c).metric, c] as const));
+  const gateOf = new Map(categories.map((c) => [gateMetric(c), c] as const));
   const gated = tests.filter((t) => gateOf.has(t.metric));
   const adjusted = holmAdjust(gated.map((t) => t.pValue));
   return tests.map((test) => {

@@ -57,7 +57,60 @@ export const GATED_TESTS = [
   },
 ] as const satisfies readonly GatedTest[];
 
-export type GateCategory = (typeof GATED_TESTS)[number]['gate'];
+/**
+ * The gates on what a question cost the pipeline, each on a usage measure's column (metrics.ts): a significant rise
+ * beyond its tolerance setting fails. Never on by default: results without these fields are common.
+ */
+export interface UsageGateRow {
+  readonly gate: string;
+  /** The usage column it tests: the test's key in the JSON and the tests table. */
+  readonly column: ColumnName;
+  /** The setting of the rise it tolerates. */
+  readonly toleranceSetting: string;
+  readonly definition: string;
+}
+
+export const USAGE_GATES = [
+  {
+    gate: 'latency',
+    column: 'latency_ms',
+    toleranceSetting: 'latency-tolerance',
+    definition: 'end-to-end latency rose beyond `latency-tolerance` (paired test on log-latency; the geometric-mean ratio)',
+  },
+  {
+    gate: 'tokens',
+    column: 'tokens',
+    toleranceSetting: 'tokens-tolerance',
+    definition: 'tokens a question rose beyond `tokens-tolerance` (paired test on the differences; the ratio of means)',
+  },
+  {
+    gate: 'cost',
+    column: 'cost_usd',
+    toleranceSetting: 'cost-tolerance',
+    definition: 'cost a question rose beyond `cost-tolerance` (paired test on the differences; the ratio of means)',
+  },
+] as const satisfies readonly UsageGateRow[];
+
+export type UsageGate = (typeof USAGE_GATES)[number]['gate'];
+
+type UsageGateOf = (typeof USAGE_GATES)[number];
+
+const USAGE_BY_GATE: ReadonlyMap<string, UsageGateOf> = new Map(USAGE_GATES.map((row) => [row.gate, row]));
+
+export function isUsageGate(gate: string): gate is UsageGate {
+  return USAGE_BY_GATE.has(gate);
+}
+
+export function usageGate(gate: UsageGate): UsageGateOf {
+  return USAGE_BY_GATE.get(gate)!;
+}
+
+/** The usage gate whose test this is (`latency_ms` → latency), if any. */
+export function usageGateOf(metric: string): UsageGateOf | undefined {
+  return USAGE_GATES.find((row) => row.column === metric);
+}
+
+export type GateCategory = (typeof GATED_TESTS)[number]['gate'] | UsageGate;
 
 /**
  * A gate on a score another tool computed, `score:NAME` in fail-on: its paired test (McNemar for a true/false
@@ -75,10 +128,11 @@ export function isScoreGate(gate: string): gate is ScoreGate {
 
 /** The test a gate decides, by its key: the catalog row's, or the score's own metric. */
 export function gateMetric(gate: GateName): string {
-  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
+  if (isScoreGate(gate)) return gate;
+  return isUsageGate(gate) ? usageGate(gate).column : gatedTest(gate).metric;
 }
 
-export const GATE_CATEGORIES: readonly GateCategory[] = GATED_TESTS.map((test) => test.gate);
+export const GATE_CATEGORIES: readonly GateCategory[] = [...GATED_TESTS.map((test) => test.gate), ...USAGE_GATES.map((row) => row.gate)];
 
 export const DEFAULT_FAIL_ON: readonly GateCategory[] = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
 
@@ -90,6 +144,6 @@ export function gatedTestOf(metric: string): GatedTest | undefined {
   return BY_METRIC.get(metric);
 }
 
-export function gatedTest(gate: GateCategory): GatedTest {
+export function gatedTest(gate: Exclude<GateCategory, UsageGate>): GatedTest {
   return BY_GATE.get(gate)!;
 }

@@ -110,13 +110,34 @@ export const QUESTION_COLUMNS = [
       record.cited_ids === undefined || record.retrieved_ids === undefined ? undefined : contextUtilisation(record.retrieved_ids, record.cited_ids),
   },
   { name: 'answer_length', needs: ['answer'], binary: false, compute: (_record, _ranking, _rules, answer) => answer?.words },
+  { name: 'latency_ms', needs: ['latency_ms'], binary: false, compute: (record) => record.latency_ms },
+  { name: 'retrieval_latency_ms', needs: ['retrieval_latency_ms'], binary: false, compute: (record) => record.retrieval_latency_ms },
+  { name: 'generation_latency_ms', needs: ['generation_latency_ms'], binary: false, compute: (record) => record.generation_latency_ms },
+  { name: 'prompt_tokens', needs: ['prompt_tokens'], binary: false, compute: (record) => record.prompt_tokens },
+  { name: 'completion_tokens', needs: ['completion_tokens'], binary: false, compute: (record) => record.completion_tokens },
+  {
+    name: 'tokens',
+    needs: ['total_tokens', 'prompt_tokens', 'completion_tokens'],
+    binary: false,
+    compute: (record) =>
+      record.total_tokens ??
+      (record.prompt_tokens === undefined && record.completion_tokens === undefined
+        ? undefined
+        : (record.prompt_tokens ?? 0) + (record.completion_tokens ?? 0)),
+  },
+  { name: 'cost_usd', needs: ['cost_usd'], binary: false, compute: (record) => record.cost_usd },
 ] as const satisfies readonly QuestionColumn[];
 
 export type ColumnName = (typeof QUESTION_COLUMNS)[number]['name'];
 
 /** How a run turns a column into one number. */
 export type Aggregate =
-  | { readonly kind: 'mean' }
+  /** `interval`: with its percentile bootstrap interval in the run's summary. */
+  | { readonly kind: 'mean'; readonly interval?: boolean }
+  /** The q-quantile over the questions (type 7, linear between order statistics), with its bootstrap interval. */
+  | { readonly kind: 'quantile'; readonly q: number }
+  /** The sum over the questions that carry the column. */
+  | { readonly kind: 'total' }
   /** The share of questions whose value `counts`, among those that carry it (and are `among`, if given). */
   | { readonly kind: 'share'; readonly counts: (value: number) => boolean; readonly among?: 'answerable' | 'unanswerable' };
 
@@ -257,7 +278,73 @@ export const ANSWER_METRICS: readonly AnswerMetric[] = [
   },
 ];
 
-const METRICS_BY_NAME: ReadonlyMap<string, AnswerMetric> = new Map(ANSWER_METRICS.map((metric) => [metric.name, metric]));
+/**
+ * What a question cost the pipeline, one row per column: its p50, p90 and p95 and its mean are metrics (totals too,
+ * for the amounts that add up), and the comparison tests each row's paired differences. Latency varies by a factor,
+ * so it is compared on the log scale; tokens and dollars add up, so on their own.
+ */
+export interface UsageMeasure {
+  readonly column: ColumnName;
+  /** Its metrics' names start with it: `latency_p95`, `cost_per_question`. */
+  readonly prefix: string;
+  readonly unit: 'ms' | 'tokens' | 'usd';
+  readonly scale: 'log' | 'plain';
+  /** What the column is, for the docs. */
+  readonly definition: string;
+}
+
+export const USAGE_MEASURES: readonly UsageMeasure[] = [
+  { column: 'latency_ms', prefix: 'latency', unit: 'ms', scale: 'log', definition: 'end-to-end latency (`latency_ms`)' },
+  { column: 'retrieval_latency_ms', prefix: 'retrieval_latency', unit: 'ms', scale: 'log', definition: 'retrieval latency (`retrieval_latency_ms`)' },
+  { column: 'generation_latency_ms', prefix: 'generation_latency', unit: 'ms', scale: 'log', definition: 'generation latency (`generation_latency_ms`)' },
+  { column: 'tokens', prefix: 'tokens', unit: 'tokens', scale: 'plain', definition: 'tokens (`total_tokens`, else `prompt_tokens` + `completion_tokens`)' },
+  { column: 'prompt_tokens', prefix: 'prompt_tokens', unit: 'tokens', scale: 'plain', definition: 'prompt tokens (`prompt_tokens`)' },
+  { column: 'completion_tokens', prefix: 'completion_tokens', unit: 'tokens', scale: 'plain', definition: 'completion tokens (`completion_tokens`)' },
+  { column: 'cost_usd', prefix: 'cost', unit: 'usd', scale: 'plain', definition: 'cost in US dollars (`cost_usd`)' },
+];
+
+/** The quantiles every usage measure reports, and the comparison compares head/base. */
+export const USAGE_QUANTILES = [0.5, 0.9, 0.95] as const;
+
+/** A usage measure's metric for a quantile (`latency_p95`), its mean (`latency_mean`, `cost_per_question`) and total (`cost_total`). */
+export const usageQuantileMetric = (measure: UsageMeasure, q: number) => `${measure.prefix}_p${Math.round(q * 100)}`;
+export const usageMeanMetric = (measure: UsageMeasure) => (measure.unit === 'ms' ? `${measure.prefix}_mean` : `${measure.prefix}_per_question`);
+export const usageTotalMetric = (measure: UsageMeasure) => (measure.unit === 'ms' ? undefined : `${measure.prefix}_total`);
+
+function usageMetrics(measure: UsageMeasure): AnswerMetric[] {
+  const common = { column: measure.column, graded: false, headline: false, better: 'lower' } as const;
+  const total = usageTotalMetric(measure);
+  return [
+    ...USAGE_QUANTILES.map((q) => ({
+      ...common,
+      name: usageQuantileMetric(measure, q),
+      definition: `${Math.round(q * 100)}th percentile of the ${measure.definition} over the questions, with its bootstrap interval`,
+      aggregate: { kind: 'quantile', q } as const,
+    })),
+    {
+      ...common,
+      name: usageMeanMetric(measure),
+      definition: `mean ${measure.definition} a question, with its bootstrap interval`,
+      aggregate: { kind: 'mean', interval: true },
+    },
+    ...(total === undefined
+      ? []
+      : [{ ...common, name: total, definition: `${measure.definition} summed over the questions`, aggregate: { kind: 'total' } as const }]),
+  ];
+}
+
+/** Every usage measure's metrics, after the answer metrics. */
+const USAGE_METRICS: readonly AnswerMetric[] = USAGE_MEASURES.flatMap(usageMetrics);
+
+/** The usage measure whose column this is, if any. */
+export function usageMeasure(column: string): UsageMeasure | undefined {
+  return USAGE_MEASURES.find((measure) => measure.column === column);
+}
+
+/** Every metric of this catalog: the answer metrics, then the usage measures'. */
+export const CATALOG_METRICS: readonly AnswerMetric[] = [...ANSWER_METRICS, ...USAGE_METRICS];
+
+const METRICS_BY_NAME: ReadonlyMap<string, AnswerMetric> = new Map(CATALOG_METRICS.map((metric) => [metric.name, metric]));
 const COLUMNS_BY_NAME: ReadonlyMap<string, QuestionColumn> = new Map(QUESTION_COLUMNS.map((column) => [column.name, column]));
 
 /** The answer metric of this name, if there is one. */

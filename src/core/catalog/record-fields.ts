@@ -4,7 +4,9 @@
  * the values and must hold exactly these fields: the compiler holds it to them.
  *
  * The other names come from Ragas' single-turn sample, the older Ragas and LangChain dataset columns, and
- * DeepEval's test case; `repeat` is rag-gate's second name for `run`.
+ * DeepEval's test case; `repeat` is rag-gate's second name for `run`. The token counts are also read under the names
+ * of OpenAI's Responses API, Anthropic's and LangChain's usage metadata (`input_tokens`, `output_tokens`), the
+ * cost under LangSmith's run name (`total_cost`).
  */
 export interface RecordFieldRow {
   /** The type in words, with what is required of the value. */
@@ -78,6 +80,21 @@ export const RECORD_FIELD_ROWS = {
   },
   judged_by: { type: 'written by `rag-gate judge`', aliases: [], meaning: 'which judge (model, prompt version) filled which field' },
   judge_errors: { type: 'written by `rag-gate judge`', aliases: [], meaning: 'what the judge could not judge, per metric' },
+  latency_ms: {
+    type: 'number ≥ 0',
+    aliases: ['duration_ms'],
+    meaning: "the question's end-to-end latency in milliseconds ([Latency, tokens and cost](metrics.md#latency-tokens-and-cost))",
+  },
+  retrieval_latency_ms: { type: 'number ≥ 0', aliases: [], meaning: 'the retrieval stage of the latency, in milliseconds (optional)' },
+  generation_latency_ms: { type: 'number ≥ 0', aliases: [], meaning: 'the generation stage of the latency, in milliseconds (optional)' },
+  prompt_tokens: { type: 'number ≥ 0', aliases: ['input_tokens'], meaning: 'the tokens sent to the model' },
+  completion_tokens: { type: 'number ≥ 0', aliases: ['output_tokens'], meaning: 'the tokens the model generated' },
+  total_tokens: {
+    type: 'number ≥ 0',
+    aliases: [],
+    meaning: 'for tools that report only the sum; without it the total is `prompt_tokens` + `completion_tokens`',
+  },
+  cost_usd: { type: 'number ≥ 0', aliases: ['total_cost'], meaning: 'what the question cost the pipeline, in US dollars' },
   run: {
     type: 'whole number ≥ 1',
     aliases: ['repeat'],

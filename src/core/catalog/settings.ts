@@ -99,6 +99,30 @@ function parseMinEffect(text: string): number {
   return value;
 }
 
+/** A tolerated rise: `10%` or `0.1`, 0 or more. */
+function parseTolerance(text: string): number {
+  const trimmed = text.trim();
+  const percent = trimmed.endsWith('%');
+  const value = Number(percent ? trimmed.slice(0, -1) : trimmed) / (percent ? 100 : 1);
+  if (trimmed === '' || trimmed === '%' || !Number.isFinite(value) || value < 0)
+    throw new SettingError(`a tolerance must be a share such as 10% or 0.1, 0 or more, got "${text}"`);
+  return value;
+}
+
+/** The setting of a usage gate's tolerance: a significant rise up to it only warns. */
+function toleranceRow(gate: string, what: string) {
+  return {
+    name: `${gate}-tolerance`,
+    description: `the rise of ${what} the ${gate} gate tolerates, as a share of base (10% or 0.1): a significant rise up to it only warns, beyond it fails when fail-on names ${gate}`,
+    default: '10%',
+    parse: parseTolerance,
+    cli: compareOnly(`--${gate}-tolerance <share>`),
+    action: true,
+    config: true,
+    policy: lowerIsTighter,
+  } as const;
+}
+
 function parsePermutations(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text}"`);
@@ -632,7 +656,7 @@ export const SETTINGS = {
   },
   'fail-on': {
     name: 'fail-on',
-    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(', ')}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
+    description: `gates that fail the check on a significant drop (latency, tokens, cost: a significant rise beyond their tolerance), comma-separated from ${GATE_CATEGORIES.join(', ')}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
     default: DEFAULT_FAIL_ON.join(','),
     parse: parseFailOn,
     cli: compareOnly('--fail-on <list>'),
@@ -650,9 +674,13 @@ export const SETTINGS = {
     config: true,
     policy: lowerIsTighter,
   },
+  'latency-tolerance': toleranceRow('latency', 'the geometric-mean latency'),
+  'tokens-tolerance': toleranceRow('tokens', 'the mean tokens a question'),
+  'cost-tolerance': toleranceRow('cost', 'the mean cost a question'),
   floors: {
     name: 'floors',
-    description: 'absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling)',
+    description:
+      'absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling; budgets such as latency_p95<=2500 or cost_per_question<=0.002)',
     default: '',
     parse: parseFloors,
     cli: { ...compareOnly('--floor <metric=value>'), repeatable: true },

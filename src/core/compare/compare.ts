@@ -13,7 +13,9 @@ import { meanIntervals, pairedRateInterval } from '../stats/mean-interval.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
-import { type GateName, GATED_TESTS, type GatedTest, gatedTest, gateMetric, isScoreGate } from '../catalog/gates.js';
+import { type GateName, GATED_TESTS, type GatedTest, gatedTest, gateMetric, isScoreGate, isUsageGate, usageGate, usageGateOf } from '../catalog/gates.js';
+import { USAGE_MEASURES } from '../catalog/metrics.js';
+import { type UsagePairs, usageTest } from './usage.js';
 import { decideGate } from './gate.js';
 import type {
   CompareConfig,
@@ -83,6 +85,7 @@ function carries(values: Float64Array, from = 0, to = values.length, keep: (i: n
 /** The per-question columns a gate reads, and whether it reads them on unanswerable questions only. */
 function gateColumns(gate: GateName): { columns: string[]; unanswerableOnly: boolean } {
   if (isScoreGate(gate)) return { columns: [gate], unanswerableOnly: false };
+  if (isUsageGate(gate)) return { columns: [usageGate(gate).column], unanswerableOnly: false };
   const test = gatedTest(gate);
   return {
     columns: test.pairs === 'retrieval-ok-on-both-sides' ? [test.column, 'retrieval_ok'] : [test.column],
@@ -298,6 +301,40 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
   });
 }
 
+/**
+ * What a question cost, base against head: a test for each usage measure either run carries (on the paired
+ * questions; a missing question has no head cost to compare), with its gate's tolerance when it has a gate.
+ */
+function usageTests(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, config: CompareConfig) {
+  const measures = USAGE_MEASURES.filter((measure) => baseRun.columns.has(measure.column) || headRun.columns.has(measure.column));
+  if (measures.length === 0) return [];
+  const ids = Array.from(pairing.headRows, (row) => headRun.ids[row]!);
+  const questions = Array.from(pairing.headRows, (row) => headRun.questions[row]!);
+  const repeated = baseRun.repeats !== undefined || headRun.repeats !== undefined;
+  return measures.map((measure) => {
+    const name = measure.column;
+    const spread = (run: QuestionOutcomes) => run.repeats?.spreads?.get(name) ?? new Float64Array(run.size).fill(NaN);
+    const pairs: UsagePairs = {
+      base: gather(column(baseRun, name), pairing.baseRows),
+      head: gather(column(headRun, name), pairing.headRows),
+      ids,
+      questions,
+      ...(repeated
+        ? {
+            repeats: {
+              baseRuns: gather(repeatCount(baseRun, name), pairing.baseRows),
+              headRuns: gather(repeatCount(headRun, name), pairing.headRows),
+              baseSpread: gather(spread(baseRun), pairing.baseRows),
+              headSpread: gather(spread(headRun), pairing.headRows),
+            },
+          }
+        : {}),
+    };
+    const gate = usageGateOf(name);
+    return usageTest(measure, pairs, config, gate === undefined ? null : config.tolerances[gate.gate]);
+  });
+}
+
 /** Applies Holm–Bonferroni across the tests the gate uses, and marks each test's gate and significance. */
 function adjustGatedTests(tests: PairedTest[], config: CompareConfig): PairedTest[] {
   const gateOf = new Map<string, GateName>();
@@ -385,8 +422,9 @@ export function compareRuns(
     gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
     config,
   );
+  const usage = usageTests(baseRun, headRun, pairing, config);
   const testsBeforeGate = adjustGatedTests(
-    [...binary, ...scoreTests, ...graded].filter((test): test is PairedTest => test !== null),
+    [...binary, ...scoreTests, ...graded, ...usage].filter((test): test is PairedTest => test !== null),
     config,
   );
 

@@ -2,7 +2,34 @@ import { scoreMetric } from '../catalog/scores.js';
 import type { GateName } from '../catalog/gates.js';
 import type { Floor } from '../catalog/parse/floor.js';
 import type { RunSummary } from '../scoring/summary.js';
-import type { CompareConfig, Coverage, Drop, FloorCheck, GateDataLost, GateOutcome, GateReason, GateWarning, PairedTest, Verdict } from './types.js';
+import type {
+  CompareConfig,
+  Coverage,
+  Drop,
+  FloorCheck,
+  GateDataLost,
+  GateOutcome,
+  GateReason,
+  GateWarning,
+  PairedTest,
+  Rise,
+  UsageTest,
+  Verdict,
+} from './types.js';
+
+function rise(test: UsageTest, gate: GateName, alpha: number, tolerance: number): Rise {
+  return {
+    gate,
+    metric: test.metric,
+    scale: test.scale,
+    ratio: test.ratio,
+    ratioCi: test.ratioCi,
+    pValue: test.pValue,
+    adjustedPValue: test.adjustedPValue ?? test.pValue,
+    alpha,
+    tolerance,
+  };
+}
 
 /**
  * The metric a floor reads on head: its own, or, when no head question carries a metric of rag-gate's, the score
@@ -14,7 +41,7 @@ function floorReads(floor: Floor, head: RunSummary): string {
   return (own === undefined || own.n === 0) && head.metrics[score] !== undefined ? score : floor.metric;
 }
 
-function drop(test: PairedTest, gate: GateName, alpha: number): Drop {
+function drop(test: Exclude<PairedTest, UsageTest>, gate: GateName, alpha: number): Drop {
   const counts =
     test.kind === 'mcnemar' ? { broken: test.broken, fixed: test.fixed } : test.rates ? { broken: test.rates.broken, fixed: test.rates.fixed } : {};
   return {
@@ -39,7 +66,9 @@ export type BlockedMetrics = ReadonlyMap<string, string>;
 /**
  * The verdict: fail when a gated test shows a significant drop (after Holm) at least `minEffect` large, when a
  * gate's data is in base but not in head (`lost`), or when a floor is broken or cannot be checked. Improvements
- * never fail; a significant drop below the minimum effect, or from an uncalibrated judge, only warns.
+ * never fail; a significant drop below the minimum effect, or from an uncalibrated judge, only warns. A usage gate
+ * (latency, tokens, cost) fails on a significant rise whose head/base ratio exceeds 1 + its tolerance; a
+ * significant rise within the tolerance only warns.
  */
 export function decideGate(
   tests: readonly PairedTest[],
@@ -74,6 +103,19 @@ export function decideGate(
     if (test === undefined) {
       const standIns = gate === 'retrieval' ? RETRIEVAL_SCORES.map(scoreMetric).filter((score) => head.metrics[score] !== undefined) : [];
       warnings.push(standIns.length > 0 ? { kind: 'gate-untestable', gate, standIns } : { kind: 'gate-untestable', gate });
+      continue;
+    }
+    if (test.kind === 'usage') {
+      // What a question cost fails on a rise: a significant one beyond the tolerance.
+      if (!test.significant || !(test.ratio > 1)) continue;
+      const tolerance = test.tolerance ?? 0;
+      if (test.ratio - 1 > tolerance) {
+        outcomes.set(gate, 'fails');
+        reasons.push({ kind: 'rose', ...rise(test, gate, config.alpha, tolerance) });
+      } else {
+        outcomes.set(gate, 'within-tolerance');
+        warnings.push({ kind: 'rise-within-tolerance', ...rise(test, gate, config.alpha, tolerance) });
+      }
       continue;
     }
     if (!test.significant || test.delta >= 0) continue;

@@ -58,6 +58,7 @@ export function compareConfig(settings: Settings, calibrations: readonly Calibra
     failOn: settings['fail-on'],
     namedGates: namedGates(settings['fail-on']),
     minEffect: settings['min-effect'],
+    tolerances: { latency: settings['latency-tolerance'], tokens: settings['tokens-tolerance'], cost: settings['cost-tolerance'] },
     floors,
     permutations: settings.permutations,
     gradedMetrics: settings.graded,

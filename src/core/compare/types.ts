@@ -1,5 +1,5 @@
 import type { PassCount, RepeatSummary } from '../scoring/repeats.js';
-import type { GateName } from '../catalog/gates.js';
+import type { GateName, UsageGate } from '../catalog/gates.js';
 import type { Floor } from '../catalog/parse/floor.js';
 import type { ExtraTest } from '../catalog/settings.js';
 import type { Decomposition } from '../scoring/decomposition.js';
@@ -20,7 +20,7 @@ export type Verdict = 'pass' | 'fail';
  * What a gated test's significant drop did: failed the check, or only warned because it was smaller than the
  * minimum effect or came from an uncalibrated judge. Null when the test shows no significant drop.
  */
-export type GateOutcome = 'fails' | 'below-minimum-effect' | 'uncalibrated-judge';
+export type GateOutcome = 'fails' | 'below-minimum-effect' | 'uncalibrated-judge' | 'within-tolerance';
 
 /** How a floor fared on head: its value, and whether it held, broke (failing the check) or could not be checked. */
 export interface FloorCheck {
@@ -44,6 +44,21 @@ export interface Drop {
   /** McNemar's discordant counts, for the binary tests. */
   readonly broken?: number;
   readonly fixed?: number;
+}
+
+/** A significant rise of a usage gate (latency, cost, tokens), with the numbers that decided it. */
+export interface Rise {
+  readonly gate: GateName;
+  readonly metric: string;
+  readonly scale: 'log' | 'plain';
+  /** Head/base: of the geometric means (log scale) or of the means, with its 95% interval. */
+  readonly ratio: number;
+  readonly ratioCi: readonly [number, number];
+  readonly pValue: number;
+  readonly adjustedPValue: number;
+  readonly alpha: number;
+  /** The rise the gate tolerates, as a share (0.1 for 10%). */
+  readonly tolerance: number;
 }
 
 /**
@@ -99,6 +114,8 @@ export type GateReason =
   /** The pull request loosens or changes its own gate and no maintainer approved it: the base's values applied. */
   | { readonly kind: 'gate-changed-unapproved'; readonly changes: readonly PolicyChange[] }
   | ({ readonly kind: 'regressed' } & Drop)
+  /** A usage gate (latency, cost, tokens): a significant rise beyond its tolerance. */
+  | ({ readonly kind: 'rose' } & Rise)
   | { readonly kind: 'floor-broken'; readonly floor: Floor; readonly reads: string; readonly value: number }
   | { readonly kind: 'floor-unchecked'; readonly floor: Floor }
   | { readonly kind: 'too-few-paired'; readonly paired: number; readonly minPaired: number }
@@ -122,6 +139,8 @@ export type GateWarning =
   /** `standIns`: scores another tool wrote that measure what the gate would (context_recall for retrieval), when there are. */
   | { readonly kind: 'gate-untestable'; readonly gate: GateName; readonly standIns?: readonly string[] }
   | ({ readonly kind: 'drop-below-minimum-effect'; readonly minEffect: number } & Drop)
+  /** A usage gate rose significantly, but by no more than its tolerance. */
+  | ({ readonly kind: 'rise-within-tolerance' } & Rise)
   | ({ readonly kind: 'drop-from-uncalibrated-judge'; readonly field: string } & Drop)
   | { readonly kind: 'floor-from-uncalibrated-judge'; readonly floor: Floor; readonly value: number; readonly field: string }
   /** One run's `refused` came from its records' field, the other's (for `base`/`head` questions) from the text refusal detector. */
@@ -138,6 +157,8 @@ export interface CompareConfig {
   readonly failOn: ReadonlySet<GateName>;
   /** An absolute drop smaller than this only warns, even when significant. */
   readonly minEffect: number;
+  /** The rise each usage gate tolerates, as a share of base (0.1 for 10%): a significant rise within it only warns. */
+  readonly tolerances: Readonly<Record<UsageGate, number>>;
   readonly floors: readonly Floor[];
   readonly permutations: number;
   /** Graded per-question metrics that get a paired randomization test. */
@@ -210,7 +231,61 @@ export interface RandomizationTest extends TestBase {
   readonly extra: { readonly t?: PairedTTest | null; readonly wilcoxon?: WilcoxonTest | null };
 }
 
-export type PairedTest = McNemarTest | RandomizationTest;
+/** A question whose latency, tokens or cost rose most from base to head. */
+export interface UsageRise {
+  readonly id: string;
+  readonly question: string;
+  readonly base: number;
+  readonly head: number;
+}
+
+/** A head/base ratio of one quantile of a usage measure, with its paired bootstrap interval. */
+export interface QuantileRatio {
+  readonly q: number;
+  readonly base: number;
+  readonly head: number;
+  readonly ratio: number;
+  readonly ci: readonly [number, number];
+}
+
+/**
+ * Run-to-run noise of a usage measure, from the questions base ran at least twice: how many questions rose by more
+ * than the tolerance, and how many noise alone would make rise that much (each question's own spread between its
+ * runs, as a normal difference of the two sides' means).
+ */
+export interface UsageNoise {
+  readonly questions: number;
+  readonly rose: number;
+  readonly expected: number;
+}
+
+/**
+ * What a question cost, base against head: the paired sign-flip randomization test on the per-question
+ * differences (of the logarithms for latency, a ratio; of the values for tokens and dollars), the head/base ratio
+ * with its interval, each quantile's ratio, and the questions that rose most. `base`, `head`, `delta` and `ci` are
+ * the means, in the measure's unit.
+ */
+export interface UsageTest extends TestBase {
+  readonly kind: 'usage';
+  readonly unit: 'ms' | 'tokens' | 'usd';
+  readonly scale: 'log' | 'plain';
+  /** Head/base: of the geometric means (log scale: exp of the mean log difference) or of the means. */
+  readonly ratio: number;
+  readonly ratioCi: readonly [number, number];
+  readonly quantiles: readonly QuantileRatio[];
+  readonly permutations: number;
+  readonly monteCarloSE: number;
+  readonly tailBound: boolean;
+  /** The tolerance of its gate, when it has one. */
+  readonly tolerance: number | null;
+  /** The questions that rose most (by ratio for latency, by amount otherwise), at most 10. */
+  readonly rises: readonly UsageRise[];
+  /** Pairs left out because a latency was 0 (no logarithm). */
+  readonly zeros: number;
+  readonly noise: UsageNoise | null;
+}
+
+export type PairedTest = McNemarTest | RandomizationTest | UsageTest;
 
 export type RegressionCause = 'retrieval' | 'generation' | 'unknown';
 

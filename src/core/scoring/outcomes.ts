@@ -2,6 +2,7 @@ import type { Derivation, ResultRecord } from '../record.js';
 import { normalizeText } from '../derived-ids.js';
 import { byCodeUnits } from '../code-unit-order.js';
 import { scoreMetric } from '../catalog/scores.js';
+import { usageMeasure } from '../catalog/metrics.js';
 import type { ResultsFormat } from '../catalog/formats.js';
 import { isRelevantAt, type JudgedRanking } from '../measures/ranking.js';
 import { type EvalConfig, judgedRanking, scoredColumnNames, scoreQuestion } from './score.js';
@@ -57,6 +58,11 @@ export interface Repeats {
   readonly counts: ReadonlyMap<string, Float64Array>;
   /** Columns whose every value read was 0 or 1: outcomes whose per-question value is a pass rate. */
   readonly binary: ReadonlySet<string>;
+  /**
+   * For the usage measures (latency, tokens, cost): each question's sample variance between its runs, of the
+   * logarithms on the log scale (NaN below two runs, or with a 0 there): the run-to-run noise of one question.
+   */
+  readonly spreads?: ReadonlyMap<string, Float64Array>;
 }
 
 /** The lowest relevance level there is: a fingerprint keeps every grade that can count at some level. */
@@ -292,7 +298,10 @@ function collapseRepeats(
   const columns = new Map<string, Float64Array>();
   const counts = new Map<string, Float64Array>();
   const binary = new Set<string>();
+  const spreads = new Map<string, Float64Array>();
   for (const [name, values] of recordColumns) {
+    const measure = usageMeasure(name);
+    if (measure !== undefined) spreads.set(name, spreadsOf(values, questionOf, size, measure.scale));
     const sums = new Float64Array(size);
     const carried = new Float64Array(size);
     let zeroOne = true;
@@ -307,7 +316,24 @@ function collapseRepeats(
     counts.set(name, carried);
     if (zeroOne) binary.add(name);
   }
-  return { columns, repeats: { runs, counts, binary } };
+  return { columns, repeats: { runs, counts, binary, ...(spreads.size === 0 ? {} : { spreads }) } };
+}
+
+/** Each question's sample variance (divisor runs − 1) of its runs' values, on the log scale the logarithms'. */
+function spreadsOf(values: Float64Array, questionOf: Int32Array, size: number, scale: 'log' | 'plain'): Float64Array {
+  const n = new Float64Array(size);
+  const sums = new Float64Array(size);
+  const squares = new Float64Array(size);
+  values.forEach((value, row) => {
+    if (Number.isNaN(value)) return;
+    const x = scale === 'log' ? Math.log(value) : value;
+    const question = questionOf[row]!;
+    n[question]!++;
+    sums[question]! += x;
+    squares[question]! += x * x;
+  });
+  // A 0 on the log scale gives −Infinity and so a NaN spread: that question tells nothing of the noise.
+  return Float64Array.from(n, (runs, question) => (runs < 2 ? NaN : Math.max(0, (squares[question]! - sums[question]! ** 2 / runs) / (runs - 1))));
 }
 
 /** The column of a metric, all NaN when no question carries it. */
@@ -360,7 +386,12 @@ export function withoutQuestions(run: QuestionOutcomes, ids: ReadonlySet<string>
   const repeats =
     run.repeats === undefined
       ? undefined
-      : { ...run.repeats, runs: keep(run.repeats.runs), counts: new Map([...run.repeats.counts].map(([name, values]) => [name, keep(values)])) };
+      : {
+          ...run.repeats,
+          runs: keep(run.repeats.runs),
+          counts: new Map([...run.repeats.counts].map(([name, values]) => [name, keep(values)])),
+          ...(run.repeats.spreads === undefined ? {} : { spreads: new Map([...run.repeats.spreads].map(([name, values]) => [name, keep(values)])) }),
+        };
   return {
     outcomes: {
       ...run,

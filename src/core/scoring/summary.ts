@@ -3,7 +3,8 @@ import { KAPPA_FLOOR } from '../catalog/thresholds.js';
 import { byKey } from '../code-unit-order.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import { type Decomposition, decompose } from './decomposition.js';
-import { ANSWER_METRICS } from '../catalog/metrics.js';
+import { type Aggregate, CATALOG_METRICS, usageMeasure } from '../catalog/metrics.js';
+import { quantileInterval, quantileSorted } from '../stats/quantile.js';
 import { column, type QuestionOutcomes } from './outcomes.js';
 import { scoreMetric } from '../catalog/scores.js';
 import { bootstrapMeanCIs } from '../stats/bootstrap.js';
@@ -18,7 +19,10 @@ export interface MetricSummary {
   readonly n: number;
   /** For proportions: how many of the n count (the numerator). */
   readonly count?: number;
-  /** For proportions: Wilson 95% interval; for another tool's graded score: percentile bootstrap 95% interval. */
+  /**
+   * For proportions: Wilson 95% interval; for another tool's graded score and a usage measure's mean: percentile
+   * bootstrap 95% interval; for a usage measure's quantile: its exact bootstrap interval (stats/quantile.ts).
+   */
   readonly ci?: readonly [number, number];
 }
 
@@ -102,13 +106,39 @@ function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: 
   }
   const answerable = column(outcomes, 'answerable');
   const among = { answerable: (row: number) => answerable[row] === 1, unanswerable: (row: number) => answerable[row] === 0 };
-  for (const metric of ANSWER_METRICS) {
+  const sorted = new Map<string, Float64Array>();
+  const sortedColumn = (name: string) => {
+    let values = sorted.get(name);
+    if (values === undefined) sorted.set(name, (values = present(column(outcomes, name), rows).sort()));
+    return values;
+  };
+  for (const metric of CATALOG_METRICS) {
+    // Results without what a question cost report none of it (a floor on it then cannot be checked).
+    if (usageMeasure(metric.column) !== undefined && !outcomes.columns.has(metric.column)) continue;
     const values = column(outcomes, metric.column);
-    const { aggregate } = metric;
-    metrics[metric.name] =
-      aggregate.kind === 'mean'
-        ? mean(values, rows)
-        : proportion(values, rows, aggregate.counts, aggregate.among === undefined ? undefined : among[aggregate.among], rates(metric.column));
+    const aggregate: Aggregate = metric.aggregate;
+    switch (aggregate.kind) {
+      case 'mean':
+        metrics[metric.name] = aggregate.interval === true && scoreIntervals ? meanWithInterval(values, rows) : mean(values, rows);
+        break;
+      case 'share':
+        metrics[metric.name] = proportion(
+          values,
+          rows,
+          aggregate.counts,
+          aggregate.among === undefined ? undefined : among[aggregate.among],
+          rates(metric.column),
+        );
+        break;
+      case 'quantile':
+        metrics[metric.name] = quantileOf(sortedColumn(metric.column), aggregate.q, scoreIntervals);
+        break;
+      case 'total': {
+        const { value, n } = mean(values, rows);
+        metrics[metric.name] = { value: value === null ? null : value * n, n };
+        break;
+      }
+    }
   }
   for (const [name, kind] of outcomes.scores) {
     const values = column(outcomes, scoreMetric(name));
@@ -122,16 +152,27 @@ function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: 
   return metrics;
 }
 
+/** The values of the rows that carry one. */
+function present(values: Float64Array, rows: Rows): Float64Array {
+  const kept: number[] = [];
+  for (let j = 0; j < rows.length; j++) {
+    const value = values[rows[j]!]!;
+    if (!Number.isNaN(value)) kept.push(value);
+  }
+  return Float64Array.from(kept);
+}
+
 /** A mean with its percentile bootstrap interval (seeded, so the same values always give the same interval). */
 function meanWithInterval(values: Float64Array, rows: Rows): MetricSummary {
   const summary = mean(values, rows);
   if (summary.n === 0) return summary;
-  const present: number[] = [];
-  for (let j = 0; j < rows.length; j++) {
-    const value = values[rows[j]!]!;
-    if (!Number.isNaN(value)) present.push(value);
-  }
-  return { ...summary, ci: bootstrapMeanCIs([present])[0]! };
+  return { ...summary, ci: bootstrapMeanCIs([present(values, rows)])[0]! };
+}
+
+/** A quantile of ascending values, with its bootstrap interval when asked (not per tag). */
+function quantileOf(sorted: Float64Array, q: number, interval: boolean): MetricSummary {
+  if (sorted.length === 0) return { value: null, n: 0 };
+  return { value: quantileSorted(sorted, q), n: sorted.length, ...(interval ? { ci: quantileInterval(sorted, q) } : {}) };
 }
 
 function allRows(size: number): Int32Array {

@@ -16,7 +16,8 @@ import { utf8Text } from '../utf8.js';
  *
  * Each single-turn test case (`LLMApiTestCase` in deepeval/test_run/api.py) becomes one record:
  *   input → question, actualOutput → answer, expectedOutput → expected_answer,
- *   retrievalContext → retrieved_contexts, context → reference_contexts, tags → tags,
+ *   retrievalContext → retrieved_contexts, context → reference_contexts, tags → tags, tokenCost → cost_usd,
+ *   inputTokenCount → prompt_tokens, outputTokenCount → completion_tokens, completionTime (seconds) → latency_ms,
  *   metricsData[] (`MetricData` in deepeval/tracing/api.py) → scores: {<metric>: score, <metric>_success: success}.
  * A metric's key is its DeepEval name in lower snake case (`Answer Relevancy` → `answer_relevancy`), without
  * the type tag DeepEval appends to a metric the user named (`Correctness [GEval]` → `correctness`; also
@@ -79,6 +80,10 @@ const SPELLINGS = {
   expectedOutput: ['expectedOutput', 'expected_output'],
   retrievalContext: ['retrievalContext', 'retrieval_context'],
   metricsData: ['metricsData', 'metrics_data'],
+  tokenCost: ['tokenCost', 'token_cost'],
+  inputTokenCount: ['inputTokenCount', 'input_token_count'],
+  outputTokenCount: ['outputTokenCount', 'output_token_count'],
+  completionTime: ['completionTime', 'completion_time'],
 } as const;
 
 /** Test-case fields copied into the record as they are (the record schema judges their types). */
@@ -89,6 +94,9 @@ const COPIED: readonly (readonly [keyof typeof SPELLINGS | 'input' | 'context' |
   ['retrievalContext', 'retrieved_contexts'],
   ['context', 'reference_contexts'],
   ['tags', 'tags'],
+  ['tokenCost', 'cost_usd'],
+  ['inputTokenCount', 'prompt_tokens'],
+  ['outputTokenCount', 'completion_tokens'],
 ];
 
 const metricSchema = z.looseObject({
@@ -220,6 +228,10 @@ export function deepEvalRun(file: string, text: string, problems: ProblemCollect
       const found = fieldOf(testCase, at, source in SPELLINGS ? SPELLINGS[source as keyof typeof SPELLINGS] : [source]);
       if (found !== undefined && found.value !== null) record[target] = found.value;
     }
+    // DeepEval times the test case's generation in seconds (`LLMTestCase.completion_time`); rag-gate reads milliseconds.
+    const completion = fieldOf(testCase, at, SPELLINGS.completionTime);
+    if (completion !== undefined && completion.value !== null)
+      record.latency_ms = typeof completion.value === 'number' ? completion.value * 1000 : completion.value;
     const scores: Record<string, number | boolean> = {};
     const keyNames = new Map<string, string>();
     const metricsData = fieldOf(testCase, at, SPELLINGS.metricsData);
