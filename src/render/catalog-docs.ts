@@ -3,9 +3,9 @@ import { IGNORED_FIELDS } from '../core/record.js';
 import { RECORD_FIELD_ROWS } from '../core/catalog/record-fields.js';
 import { RETRIEVAL_METRIC_ROWS } from '../core/catalog/retrieval-metrics.js';
 import { stringify } from 'yaml';
-import { GATED_TESTS } from '../core/catalog/gates.js';
+import { GATED_TESTS, USAGE_GATES } from '../core/catalog/gates.js';
 import { OUTPUT_NAMES, OUTPUT_RUNS, OUTPUTS, type OutputRun } from '../core/catalog/outputs.js';
-import { ANSWER_METRICS } from '../core/catalog/metrics.js';
+import { ANSWER_METRICS, USAGE_MEASURES, USAGE_QUANTILES, usageMeanMetric, usageQuantileMetric, usageTotalMetric } from '../core/catalog/metrics.js';
 import { SETTINGS, type SettingName, type SettingRow } from '../core/catalog/settings.js';
 
 /**
@@ -101,6 +101,20 @@ export function answerMetricsTable(): string {
 export function gatesTable(): string {
   const lines = ['| gate | test | fails the check when | on by default |', '|---|---|---|---|'];
   for (const test of GATED_TESTS) lines.push(`| \`${test.gate}\` | \`${test.metric}\` (McNemar) | ${test.definition} | ${test.onByDefault ? 'yes' : ''} |`);
+  for (const row of USAGE_GATES) lines.push(`| \`${row.gate}\` | \`${row.column}\` (paired randomization) | ${row.definition} | |`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The docs' table of what a question cost: each usage measure, the fields it reads, its scale and its metrics. */
+export function usageMetricsTable(): string {
+  const lines = ['| measure | compared on | metrics |', '|---|---|---|'];
+  for (const measure of USAGE_MEASURES) {
+    const total = usageTotalMetric(measure);
+    const names = [...USAGE_QUANTILES.map((q) => usageQuantileMetric(measure, q)), usageMeanMetric(measure), ...(total === undefined ? [] : [total])];
+    lines.push(
+      `| ${measure.definition} | ${measure.scale === 'log' ? 'log scale (ratios)' : 'its own scale (amounts)'} | ${names.map((name) => `\`${name}\``).join(', ')} |`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -142,6 +156,7 @@ export const README_TABLES: Readonly<Record<string, () => string>> = {
   settings: settingsTable,
   outputs: outputsTable,
   'answer-metrics': answerMetricsTable,
+  'usage-metrics': usageMetricsTable,
   gates: gatesTable,
   'retrieval-metrics': retrievalMetricsTable,
   'record-fields': recordFieldsTable,

@@ -4,6 +4,7 @@ import type { RunSummary } from '../core/scoring/summary.js';
 import { testSubject } from './gate-words.js';
 import { paragraph, prose } from './mdast.js';
 import { textTable } from './text-table.js';
+import { formatAmount } from './usage-words.js';
 
 /** The trend of the base branch's runs: the table, the Mermaid chart for the comment, the SVG for the CLI. */
 
@@ -13,19 +14,51 @@ export const TREND_RUNS = 10;
 /** Metrics the trend shows by default: the gated rates, where the history has them. */
 export const TREND_METRICS = ['retrieval_ok', 'correct'] as const;
 
+/** What a question cost, charted in the comment beside the rates where the history has it. */
+export const USAGE_TREND_METRICS = ['latency_p95', 'cost_per_question'] as const;
+
+/** How a trend's metric is drawn and read: a rate in percent and points, or an amount in its unit. */
+interface TrendScale {
+  /** The y axis' label. */
+  readonly axis: string;
+  /** A value as the chart plots it. */
+  readonly plotted: (value: number) => number;
+  /** A change's size in words, without its sign: "4.0 points", "120 ms". */
+  readonly size: (change: number, digits: number) => string;
+  /** Rates live in [0, 100] on the chart. */
+  readonly bounded: boolean;
+}
+
+const RATE_SCALE: TrendScale = {
+  axis: '%',
+  plotted: (value) => value * 100,
+  size: (change, digits) => `${Math.abs(change * 100).toFixed(digits)} points`,
+  bounded: true,
+};
+
+const USAGE_SCALES: Readonly<Record<string, TrendScale>> = {
+  latency_p95: { axis: 'ms', plotted: (value) => value, size: (change) => formatAmount(Math.abs(change), 'ms'), bounded: false },
+  cost_per_question: { axis: 'USD', plotted: (value) => value, size: (change) => formatAmount(Math.abs(change), 'usd'), bounded: false },
+};
+
+const scaleOf = (metric: string): TrendScale => USAGE_SCALES[metric] ?? RATE_SCALE;
+
 /** A commit as a label: its first 7 hex characters (the history's schema allows nothing else). */
 const short = (commit: string) => commit.slice(0, 7);
 
 /** The metric's name in a chart title or a reading: the gated test's subject, the rule for retrieval. */
 function metricWords(metric: string, rule: string): string {
+  if (metric === 'latency_p95') return 'p95 latency';
+  if (metric === 'cost_per_question') return 'cost a question';
   return metric === 'retrieval_ok' ? `retrieval ok (${rule})` : testSubject(metric, rule);
 }
 
-/** "has fallen 4.0 points over the last 10 runs": the fitted change, in points for a rate. */
-function changeWords(trend: Trend): string {
-  const points = Math.abs(trend.change * 100).toFixed(1);
-  if (points === '0.0') return `has held steady over the last ${trend.points} runs`;
-  return `has ${trend.change < 0 ? 'fallen' : 'risen'} ${points} points over the last ${trend.points} runs`;
+/** "has fallen 4.0 points over the last 10 runs": the fitted change, in points for a rate, in its unit for an amount. */
+function changeWords(metric: string, trend: Trend): string {
+  const scale = scaleOf(metric);
+  const steady = scale === RATE_SCALE ? Math.abs(trend.change * 100).toFixed(1) === '0.0' : trend.change === 0;
+  if (steady) return `has held steady over the last ${trend.points} runs`;
+  return `has ${trend.change < 0 ? 'fallen' : 'risen'} ${scale.size(trend.change, 1)} over the last ${trend.points} runs`;
 }
 
 /**
@@ -36,14 +69,16 @@ function changeWords(trend: Trend): string {
 export function trendReading(metric: string, trend: Trend, rule: string): string {
   const words = metricWords(metric, rule);
   const subject = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
-  const slope = `least-squares slope ${formatPoints(trend.slope)} points a run, 95% CI ${formatPoints(trend.ci[0])} to ${formatPoints(trend.ci[1])}`;
+  const scale = scaleOf(metric);
+  // A rate's interval is in points, as its slope is: "−0.44 points a run, 95% CI −0.71 to −0.17".
+  const signed = (value: number, unit = true) => {
+    const text = scale.size(value, 2);
+    const shown = unit || scale !== RATE_SCALE ? text : text.replace(/ points$/, '');
+    return value < 0 && Number.parseFloat(shown.replace(/^\$/, '')) !== 0 ? `−${shown}` : shown;
+  };
+  const slope = `least-squares slope ${signed(trend.slope)} a run, 95% CI ${signed(trend.ci[0], false)} to ${signed(trend.ci[1], false)}`;
   if (!trend.significant) return `${subject} shows no significant trend over the last ${trend.points} runs (${slope}).`;
-  return `${subject} ${changeWords(trend)} (${slope}): ${trend.slope < 0 ? 'a significant decline' : 'a significant rise'}.`;
-}
-
-function formatPoints(value: number): string {
-  const text = Math.abs(value * 100).toFixed(2);
-  return value < 0 && Number(text) !== 0 ? `−${text}` : text;
+  return `${subject} ${changeWords(metric, trend)} (${slope}): ${trend.slope < 0 ? 'a significant decline' : 'a significant rise'}.`;
 }
 
 /** The points of a metric's trend: the last base runs, and the pull request's value last when there is one. */
@@ -55,11 +90,15 @@ export function trendPoints(history: History, metric: string, head: number | und
 /** A category label as Mermaid reads it: a plain word as it is, anything else (dates, times) in double quotes. */
 const axisLabel = (label: string) => (/^[A-Za-z0-9_]+$/.test(label) ? label : `"${label.replace(/["\\]/g, '')}"`);
 
-/** A Mermaid `xychart-beta` line chart of a rate in percent; labels are our own (hex commits, "PR", window dates). */
-export function mermaidChart(title: string, points: readonly { label: string; value: number }[]): Code {
-  const values = points.map((point) => point.value * 100);
-  const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
-  const high = Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5);
+/**
+ * A Mermaid `xychart-beta` line chart of a rate in percent (or, with `scale`, of an amount in its unit); labels are
+ * our own (hex commits, "PR", window dates).
+ */
+export function mermaidChart(title: string, points: readonly { label: string; value: number }[], scale: TrendScale = RATE_SCALE): Code {
+  const values = points.map((point) => scale.plotted(point.value));
+  const [low, high] = scale.bounded
+    ? [Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5), Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5)]
+    : [Math.max(0, +(Math.min(...values) * 0.9).toPrecision(2)), +(Math.max(...values) * 1.1).toPrecision(2)];
   return {
     type: 'code',
     lang: 'mermaid',
@@ -67,8 +106,8 @@ export function mermaidChart(title: string, points: readonly { label: string; va
       'xychart-beta',
       `  title "${title.replaceAll('"', "'")}"`,
       `  x-axis [${points.map((point) => axisLabel(point.label)).join(', ')}]`,
-      `  y-axis "%" ${low} --> ${high}`,
-      `  line [${values.map((value) => value.toFixed(1)).join(', ')}]`,
+      `  y-axis "${scale.axis}" ${low} --> ${high}`,
+      `  line [${values.map((value) => (scale.bounded ? value.toFixed(1) : String(+value.toPrecision(4)))).join(', ')}]`,
     ].join('\n'),
   };
 }
@@ -84,11 +123,11 @@ export interface MetricTrend {
 }
 
 /**
- * The trend of each gated rate the history holds with at least 2 points: the last base runs with the pull
+ * The trend of each gated rate (and of p95 latency and cost a question) the history holds with at least 2 points: the last base runs with the pull
  * request as the last point. The trend test runs on the base runs and the PR together.
  */
 export function metricTrends(history: History, head: Readonly<Record<string, number | undefined>>): MetricTrend[] {
-  return TREND_METRICS.flatMap((metric) => {
+  return [...TREND_METRICS, ...USAGE_TREND_METRICS].flatMap((metric) => {
     const points = trendPoints(history, metric, head[metric]);
     if (points.length < 2) return [];
     return [{ metric, points, baseRuns: points.length - (head[metric] === undefined ? 0 : 1), trend: linearTrend(points.map((point) => point.value)) }];
@@ -98,7 +137,11 @@ export function metricTrends(history: History, head: Readonly<Record<string, num
 /** The comment's trend section: for each gated rate the history holds, a chart and its reading. */
 export function trendSection(history: History, head: Readonly<Record<string, number | undefined>>, rule: string): RootContent[] {
   return metricTrends(history, head).flatMap(({ metric, points, baseRuns, trend }) => [
-    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points.length ? ' and this PR' : ''}`, points),
+    mermaidChart(
+      `${metricWords(metric, rule)} (${scaleOf(metric).axis}), the last ${baseRuns} runs of the base branch${baseRuns < points.length ? ' and this PR' : ''}`,
+      points,
+      scaleOf(metric),
+    ),
     ...(trend === null ? [] : [paragraph(...prose(trendReading(metric, trend, rule)))]),
   ]);
 }
@@ -235,7 +278,7 @@ export function historyNote(source: HistorySource, on: 'push' | 'pull-request'):
 
 /** The head run's values of the trend's metrics, from its summary. */
 export function trendHead(summary: RunSummary): Record<string, number | undefined> {
-  return Object.fromEntries(TREND_METRICS.map((metric) => [metric, summary.metrics[metric]?.value ?? undefined]));
+  return Object.fromEntries([...TREND_METRICS, ...USAGE_TREND_METRICS].map((metric) => [metric, summary.metrics[metric]?.value ?? undefined]));
 }
 
 /** The log line once a push run has written the history, naming the upload it needs. */

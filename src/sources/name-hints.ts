@@ -1,6 +1,6 @@
 import { nearNameDistance } from '../core/closest.js';
 import { type InputProblem, MAX_LISTED_PROBLEMS, InputError, ProblemCollector } from '../core/errors.js';
-import { ANSWER_METRICS } from '../core/catalog/metrics.js';
+import { CATALOG_METRICS } from '../core/catalog/metrics.js';
 import { FIELD_ALIASES, type FieldMap, TOOL_SCORE_NAMES } from '../core/record.js';
 
 /** The known name nearest to `name` other than `name` itself, if one is near. */
@@ -15,7 +15,7 @@ function nearest(name: string, known: Iterable<string>): string | undefined {
 }
 
 /** The score names rag-gate or another tool gives a meaning: a score a slip away from one is probably it. */
-const KNOWN_SCORE_NAMES: ReadonlySet<string> = new Set([...TOOL_SCORE_NAMES, ...ANSWER_METRICS.map((metric) => metric.name)]);
+const KNOWN_SCORE_NAMES: ReadonlySet<string> = new Set([...TOOL_SCORE_NAMES, ...CATALOG_METRICS.map((metric) => metric.name)]);
 
 /** The known metric or tool score a score's name is probably a misspelling of (`faithfullness`), if any. */
 export function nearScoreName(score: string): string | undefined {
