@@ -74,6 +74,37 @@ describe('trendSection', () => {
   });
 });
 
+describe('trendSection with what a question cost', () => {
+  /** Runs whose p95 latency rises 100 ms a run from 1.5 s, and whose cost a question stays at $0.002. */
+  const usage = (i: number): HistoryEntry => ({
+    ...entry(i, 0.9, 0.8),
+    metrics: { ...entry(i, 0.9, 0.8).metrics, latency_p95: { value: 1500 + 100 * i, n: 200 }, cost_per_question: { value: 0.002, n: 200 } },
+  });
+  let section: RootContent[];
+  beforeEach(() => {
+    const h = Array.from({ length: 6 }, (_, i) => usage(i)).reduce<History>((acc, run) => appendRun(acc, run), EMPTY_HISTORY);
+    section = trendSection(h, { retrieval_ok: 0.9, correct: 0.8, latency_p95: 2100, cost_per_question: 0.002 }, 'hit@5');
+  });
+
+  it('charts p95 latency in ms and cost a question in dollars beside the rates, each on its own axis', () => {
+    const charts = section.filter((n): n is Code => n.type === 'code').map((chart) => chart.value.split('\n'));
+    expect(charts).toHaveLength(4);
+    const [latency, cost] = charts.slice(2);
+    expect(latency![1]).toBe('  title "p95 latency (ms), the last 6 runs of the base branch and this PR"');
+    expect(latency![3]).toBe('  y-axis "ms" 1400 --> 2300');
+    expect(latency![4]).toBe('  line [1500, 1600, 1700, 1800, 1900, 2000, 2100]');
+    expect(cost![3]).toBe('  y-axis "USD" 0.0018 --> 0.0022');
+  });
+
+  it('reads the rise in milliseconds', () => {
+    const text = serialise({ type: 'root', children: section.filter((n) => n.type === 'paragraph') } as Root);
+    expect(text).toContain(
+      'P95 latency has risen 600 ms over the last 7 runs (least-squares slope 100 ms a run, 95% CI 100 ms to 100 ms): a significant rise.',
+    );
+    expect(text).toContain('Cost a question has held steady over the last 7 runs');
+  });
+});
+
 describe('historyText and historySvg', () => {
   let h: History;
   beforeEach(() => {

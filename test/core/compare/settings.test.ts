@@ -116,3 +116,20 @@ describe('compareConfig', () => {
     expect(named('retrieval,end-to-end,refusal')).toEqual(new Set(['retrieval', 'end-to-end', 'refusal']));
   });
 });
+
+describe('the usage gates’ tolerances', () => {
+  it('read a share as 10% or 0.1, and refuse a negative or missing one', () => {
+    const tolerances = (text: string) => compareConfig(settingsWith({ 'latency-tolerance': text }), []).tolerances.latency;
+    expect(tolerances('10%')).toBeCloseTo(0.1, 12);
+    expect(tolerances(' 2.5% ')).toBeCloseTo(0.025, 12);
+    expect(tolerances('0.3')).toBe(0.3);
+    expect(tolerances('0')).toBe(0);
+    expect(compareConfig(settingsWith({}), []).tolerances).toEqual({ latency: 0.1, tokens: 0.1, cost: 0.1 });
+    for (const bad of ['-5%', '%', 'fast', '', 'Infinity'])
+      expect(() => settingsWith({ 'cost-tolerance': bad })).toThrow(`a tolerance must be a share such as 10% or 0.1, 0 or more, got "${bad}"`);
+  });
+
+  it('let fail-on name latency, tokens and cost', () => {
+    expect([...compareConfig(settingsWith({ 'fail-on': 'latency,tokens,cost' }), []).failOn]).toEqual(['latency', 'tokens', 'cost']);
+  });
+});

@@ -141,3 +141,27 @@ describe('eval', () => {
     );
   });
 });
+
+describe('the fields, from other tools', () => {
+  it('CSV columns, under OpenAI and LangSmith names too', async () => {
+    const csv = scratch.file(
+      'usage.csv',
+      ['id,question,latency_ms,input_tokens,output_tokens,total_cost', 'q1,One?,1200,800,50,0.002', 'q2,Two?,800.5,700,nan,0.001', 'q3,Three?,,900,40,'].join(
+        '\n',
+      ),
+    );
+    const run = await runMain(['eval', '--results', csv, '--json']);
+    expect(run.code).toBe(0);
+    const { metrics, details } = JSON.parse(run.stdout);
+    expect(metrics).toMatchObject({ latency_p50: 1000.25, prompt_tokens_total: 2400, completion_tokens_total: 90, cost_total: 0.003, tokens_total: 2490 });
+    expect(details.latency_mean.n).toBe(2);
+    expect(details.cost_per_question).toMatchObject({ value: 0.0015, n: 2 });
+  });
+
+  it('a bad value: the file, the line and the field', async () => {
+    const bad = scratch.file('bad.jsonl', jsonl([{ id: 'q1', question: 'One?', latency_ms: -3 }]));
+    const run = await runMain(['eval', '--results', bad]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/bad\.jsonl:1.*latency_ms.*must be the end-to-end latency in milliseconds, a number 0 or more/);
+  });
+});

@@ -152,6 +152,17 @@ describe('deepEvalRun reads the test-run file DeepEval writes', () => {
     expect(record).not.toHaveProperty('expected_answer');
     expect(record).not.toHaveProperty('scores');
   });
+
+  it('what a test case cost: its completion time (seconds, read as milliseconds), token cost and token counts', () => {
+    const data = fixtureRun();
+    Object.assign(data.testCases[0]!, { completionTime: 1.25, tokenCost: 0.0021, inputTokenCount: 812, outputTokenCount: 64 });
+    Object.assign(data.testCases[1]!, { completion_time: 'slow', tokenCost: null });
+    const [first, second] = clean(JSON.stringify(data)).rows.map((row) => row.record);
+    expect(first).toMatchObject({ latency_ms: 1250, cost_usd: 0.0021, prompt_tokens: 812, completion_tokens: 64 });
+    // A value that is no number reaches the record schema as it is, which says what the field must be.
+    expect(second).toMatchObject({ latency_ms: 'slow' });
+    expect(second).not.toHaveProperty('cost_usd');
+  });
 });
 
 describe('deepEvalMetricKey', () => {
