@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answerQuestion, checkClaims, termWeights } from './answerer.mjs';
 import { buildIndex, chunkCorpus } from './retrieval.mjs';
-import { sentences, tokenF1 } from './text.mjs';
+import { sentences, tokenF1, words } from './text.mjs';
 import { mulberry32 } from '../../scripts/seeded-random.mjs';
 
 /** The examples/ folder. */
@@ -94,7 +94,8 @@ export function runPipeline(config, input = {}, options = {}) {
   const docs = input.docs ?? loadCorpus();
   const golden = input.golden ?? loadGolden();
   const weight = termWeights(docs.flatMap((doc) => sentences(doc.text)));
-  const index = buildIndex(chunkCorpus(docs, config.chunking));
+  const chunks = chunkCorpus(docs, config.chunking);
+  const index = buildIndex(chunks);
   const repeats = options.repeats;
   const firstRun = options.firstRun ?? 1;
   const runs = repeats === undefined ? [undefined] : Array.from({ length: repeats }, (_, i) => firstRun + i);
@@ -104,9 +105,43 @@ export function runPipeline(config, input = {}, options = {}) {
     const closedBook = answerQuestion(q.question, [], weight);
     return runs.map((run) => {
       const sampling = run === undefined ? undefined : { random: mulberry32(seedOf(`${config.name}:${q.id}:${run}`)), jitter: SAMPLING_JITTER };
-      return record(q, context, answerQuestion(q.question, context, weight, sampling), closedBook, run);
+      const answer = answerQuestion(q.question, context, weight, sampling);
+      const random = mulberry32(seedOf(`${config.name}:${q.id}:${run ?? 1}:usage`));
+      return { ...record(q, context, answer, closedBook, run), ...usage(q, context, answer, chunks.length, random) };
     });
   });
+}
+
+/** Tokens every prompt spends before the question: the instructions (words stand in for a tokenizer's tokens). */
+const INSTRUCTION_TOKENS = 150;
+/** An illustrative price of a small hosted model, in dollars per token: prompt and completion. */
+const PRICE = { prompt: 0.15e-6, completion: 0.6e-6 };
+
+/**
+ * What answering cost, as a hosted pipeline would log it, modelled rather than timed so that the files stay
+ * byte-identical: retrieval time grows with the index's chunks, generation time with the prompt and the answer,
+ * each with log-normal noise of 15% (seeded per configuration, question and run); tokens are words; the cost
+ * is the tokens at PRICE.
+ * @param {GoldenQuestion} q
+ * @param {import('./retrieval.mjs').Chunk[]} context
+ * @param {import('./answerer.mjs').Answer} answer
+ * @param {number} indexChunks
+ * @param {() => number} random
+ */
+function usage(q, context, answer, indexChunks, random) {
+  const noise = () => Math.exp(0.15 * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random()));
+  const promptTokens = INSTRUCTION_TOKENS + words(q.question).length + context.reduce((sum, chunk) => sum + words(chunk.text).length, 0);
+  const completionTokens = words(answer.answer).length + 1;
+  const retrieval = (25 + 0.04 * indexChunks) * noise();
+  const generation = (180 + 0.5 * promptTokens + 15 * completionTokens) * noise();
+  return {
+    latency_ms: Math.round(retrieval + generation),
+    retrieval_latency_ms: Math.round(retrieval),
+    generation_latency_ms: Math.round(generation),
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    cost_usd: Number((promptTokens * PRICE.prompt + completionTokens * PRICE.completion).toPrecision(4)),
+  };
 }
 
 /**

@@ -2,9 +2,9 @@ import type { Code, RootContent } from 'mdast';
 import { type History, linearTrend, series, type Trend } from '../core/history/history.js';
 import type { RunSummary } from '../core/scoring/summary.js';
 import { testSubject } from './gate-words.js';
-import { paragraph, prose } from './mdast.js';
+import { paragraph } from './mdast.js';
 import { textTable } from './text-table.js';
-import { formatAmount } from './usage-words.js';
+import { dollarPhrasing, formatAmount } from './usage-words.js';
 
 /** The trend of the base branch's runs: the table, the Mermaid chart for the comment, the SVG for the CLI. */
 
@@ -142,7 +142,7 @@ export function trendSection(history: History, head: Readonly<Record<string, num
       points,
       scaleOf(metric),
     ),
-    ...(trend === null ? [] : [paragraph(...prose(trendReading(metric, trend, rule)))]),
+    ...(trend === null ? [] : [paragraph(...dollarPhrasing(trendReading(metric, trend, rule)))]),
   ]);
 }
 

@@ -54,8 +54,9 @@ import { decompositionWarnings } from './decomposition-words.js';
 import { parseRetrievalMetric } from '../core/catalog/retrieval-metrics.js';
 import { fixed3 } from './text-table.js';
 import {
-  DOLLAR_AMOUNT,
+  dollarPhrasing,
   formatAmount,
+  isHeadlineUsage,
   isUsageTest,
   quantileWords,
   ratioKind,
@@ -150,7 +151,7 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 function evidence(test: PairedTest, rule: string): PhrasingContent[] {
   if (test.kind === 'usage') {
     const [headline, detail] = usageEvidence(test).split(/: (.*)/s);
-    return [strong(...dollars(capitalise(headline!))), ...dollars(`: ${detail}.`)];
+    return [strong(...dollarPhrasing(capitalise(headline!))), ...dollarPhrasing(`: ${detail}.`)];
   }
   const share = shareWords(test.metric, rule);
   const headline =
@@ -317,7 +318,7 @@ function verdictSections(comparison: Comparison, options: CommentOptions, verdic
   const power = gated.filter((t) => !t.significant && !isUsageTest(t)).map((t) => powerSentence(t as Exclude<PairedTest, UsageTest>, rule));
   if (power.length > 0) out.push(paragraph(...prose(power.join(' '))));
   const usage = usageLine(comparison);
-  if (usage !== null) out.push(paragraph(...dollars(`${capitalise(usage)}.`)));
+  if (usage !== null) out.push(paragraph(...dollarPhrasing(`${capitalise(usage)}.`)));
 
   out.push(paragraph(...causeLine(comparison)));
   return out;
@@ -388,20 +389,21 @@ function repeatedDrop(test: PairedTest, tests: readonly PairedTest[]): string | 
 
 /**
  * The tests table: gated rows and significant changes open, the rest (and the repeats of a gated drop) folded. What
- * a question cost has a row only when it moved significantly (the line under the verdict says the rest): its label
- * names the p95 and the ratio, base and head are the means, Δ their difference.
+ * a question cost has a row only when it moved significantly (the line under the verdict says the rest), for
+ * latency, tokens and cost: its label names the p95 (or the mean) and the ratio, base and head are the means, Δ
+ * their difference.
  */
 function testsTable(comparison: Comparison, options: CommentOptions, failing: ReadonlySet<PairedTest>): RootContent[] {
   const rows = comparison.tests
-    .filter((test) => !isUsageTest(test) || test.significant)
+    .filter((test) => !isUsageTest(test) || (isHeadlineUsage(test) && test.significant))
     .map((test): MetricRow => {
       if (test.kind === 'usage') {
         return {
           cells: [
-            dollars(`${usageHeadline(test)}, ${ratioKind(test.scale)} ${ratioWords(test.ratio, test.ratioCi)}`),
-            dollars(formatAmount(test.base, test.unit)),
-            dollars(formatAmount(test.head, test.unit)),
-            dollars(`${signedAmount(test.delta, test.unit)} (${signedAmount(test.ci[0], test.unit)}, ${signedAmount(test.ci[1], test.unit)})`),
+            dollarPhrasing(`${usageHeadline(test)}, ${ratioKind(test.scale)} ${ratioWords(test.ratio, test.ratioCi)}`),
+            dollarPhrasing(formatAmount(test.base, test.unit)),
+            dollarPhrasing(formatAmount(test.head, test.unit)),
+            dollarPhrasing(`${signedAmount(test.delta, test.unit)} (${signedAmount(test.ci[0], test.unit)}, ${signedAmount(test.ci[1], test.unit)})`),
             formatP(test.pValue),
             formatP(test.adjustedPValue),
             roleCell(test, failing),
@@ -429,22 +431,6 @@ function testsTable(comparison: Comparison, options: CommentOptions, failing: Re
   return metricsTable(['metric', 'base', 'head', 'Δ (95% CI)', 'p', 'Holm p', 'gate'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left']);
 }
 
-/**
- * Our words about money, with each dollar amount in a code span: GitHub reads text between two dollar signs as a
- * math formula ("$0.001 → $0.004 (+$0.003)" would be one).
- */
-function dollars(words: string): PhrasingContent[] {
-  const out: PhrasingContent[] = [];
-  let start = 0;
-  for (const match of words.matchAll(DOLLAR_AMOUNT)) {
-    if (match.index > start) out.push(...prose(words.slice(start, match.index)));
-    out.push({ type: 'inlineCode', value: match[0] });
-    start = match.index + match[0].length;
-  }
-  if (start < words.length) out.push(...prose(words.slice(start)));
-  return out;
-}
-
 /** A signed amount with a true minus sign: "+540 ms", "−$0.0003". */
 function signedAmount(value: number, unit: UsageTest['unit']): string {
   const amount = formatAmount(Math.abs(value), unit);
@@ -459,20 +445,23 @@ const RISES_SHOWN = 5;
  * significantly, with each quantile's ratio and the noise floor when there were repeats.
  */
 function risesSection(comparison: Comparison): RootContent[] {
-  const rose = comparison.tests.filter(isUsageTest).filter((test) => test.significant && test.ratio > 1);
+  const rose = comparison.tests.filter(isHeadlineUsage).filter((test) => test.significant && test.ratio > 1);
   if (rose.length === 0) return [];
   const body: RootContent[] = [];
   for (const test of rose) {
     const noise = usageNoiseWords(test);
     body.push(
-      paragraph(strong(text(capitalise(usageName(test.metric)))), ...dollars(`: ${quantileWords(test).join('; ')}${noise === null ? '' : `; ${noise}`}.`)),
+      paragraph(
+        strong(text(capitalise(usageName(test.metric)))),
+        ...dollarPhrasing(`: ${quantileWords(test).join('; ')}${noise === null ? '' : `; ${noise}`}.`),
+      ),
     );
     const shown = test.rises.slice(0, RISES_SHOWN);
     if (shown.length > 0)
       body.push(
         table(
           ['question', usageName(test.metric)],
-          shown.map((rise) => [questionCell(rise, undefined, null), dollars(riseCell(test, rise.base, rise.head))]),
+          shown.map((rise) => [questionCell(rise, undefined, null), dollarPhrasing(riseCell(test, rise.base, rise.head))]),
         ),
       );
   }

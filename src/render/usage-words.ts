@@ -1,7 +1,9 @@
 import { usageGateOf } from '../core/catalog/gates.js';
 import { usageMeasure } from '../core/catalog/metrics.js';
 import type { Comparison, PairedTest, Rise, UsageTest } from '../core/compare/types.js';
+import type { PhrasingContent } from 'mdast';
 import { formatP } from './format.js';
+import { prose } from './mdast.js';
 
 /** The words every renderer uses for what a question cost: latency, tokens and dollars, their ratios and rises. */
 
@@ -19,8 +21,15 @@ export function formatAmount(value: number, unit: UsageTest['unit']): string {
     case 'tokens':
       return Math.round(value).toLocaleString('en-US');
     case 'usd':
-      return value >= 1 ? `$${value.toFixed(2)}` : `$${+value.toPrecision(3)}`;
+      return `$${dollarDigits(value)}`;
   }
+}
+
+/** Dollars to the cent from $1 up, else to three significant digits, written out (never 2.51e-7). */
+function dollarDigits(value: number): string {
+  if (value >= 1 || value === 0) return value.toFixed(2);
+  const digits = Math.min(15, 2 - Math.floor(Math.log10(value)));
+  return value.toFixed(digits).replace(/0+$/, '');
 }
 
 /** "×1.31" for a ratio. */
@@ -39,6 +48,12 @@ export function ratioKind(scale: UsageTest['scale']): string {
 }
 
 export const isUsageTest = (test: PairedTest): test is UsageTest => test.kind === 'usage';
+
+/**
+ * The usage tests the comment shows: the end-to-end measures that have a gate (latency, tokens, cost); the stages
+ * and the prompt/completion split are in the text and JSON reports.
+ */
+export const isHeadlineUsage = (test: PairedTest): test is UsageTest => test.kind === 'usage' && (test.gate !== null || usageGateOf(test.metric) !== undefined);
 
 /** A usage test got worse (rose) or better (fell) significantly; other tests by the sign of Δ. */
 export function worsened(test: PairedTest): boolean {
@@ -64,7 +79,7 @@ export function usageHeadline(test: UsageTest): string {
  * tokens, cost) are named; null when the results carry none, or when every one of them moved (rows of the tests table say it).
  */
 export function usageLine(comparison: Comparison): string | null {
-  const still = comparison.tests.filter(isUsageTest).filter((test) => !test.significant && (test.gate !== null || usageGateOf(test.metric) !== undefined));
+  const still = comparison.tests.filter(isHeadlineUsage).filter((test) => !test.significant);
   if (still.length === 0) return null;
   return `${still.map(usageHeadline).join(', ')}: no significant change`;
 }
@@ -109,5 +124,21 @@ export function riseCell(test: UsageTest, base: number, head: number): string {
   return `${formatAmount(base, test.unit)} → ${formatAmount(head, test.unit)} (${change})`;
 }
 
-/** A dollar amount in words (with its sign): what the comment keeps in code spans (see markdown.ts). */
-export const DOLLAR_AMOUNT = /[+\u2212]?\$[0-9][0-9.,]*/g;
+/** A dollar amount in words (with its sign). */
+const DOLLAR_AMOUNT = /[+\u2212]?\$[0-9]+(?:[.,][0-9]+)*/g;
+
+/**
+ * Our words about money as Markdown, each dollar amount in a code span: GitHub reads text between two dollar signs
+ * as a math formula ("$0.001 → $0.004 (+$0.003)" would be one).
+ */
+export function dollarPhrasing(words: string): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  let start = 0;
+  for (const match of words.matchAll(DOLLAR_AMOUNT)) {
+    if (match.index > start) out.push(...prose(words.slice(start, match.index)));
+    out.push({ type: 'inlineCode', value: match[0] });
+    start = match.index + match[0].length;
+  }
+  if (start < words.length) out.push(...prose(words.slice(start)));
+  return out;
+}
