@@ -5,6 +5,7 @@ import type { RunSummary } from '../core/scoring/summary.js';
 import { baselineProblemContent, type BaselineProblem, baselineProblemText } from './baseline-problem.js';
 import { gateChangesSection, type GateChangesView } from './gate-changes.js';
 import { annotated, details, heading, markerComment, paragraph, prose, serialise, table } from './mdast.js';
+import { dollarPhrasing, usageSummaryLine } from './usage-words.js';
 import { fixed3 } from './text-table.js';
 import { runWarnings } from './decomposition-words.js';
 
@@ -88,6 +89,8 @@ export function renderHeadOnly(summary: RunSummary, options: HeadOnlyOptions): s
     ),
     table(['metric', 'head', '95% CI', 'n'], rows, ['left', 'right', 'right', 'right']),
   );
+  const usage = usageSummaryLine(summary);
+  if (usage !== null) children.push(paragraph(...dollarPhrasing(`${usage.charAt(0).toUpperCase()}${usage.slice(1)}.`)));
   if (d.n > 0) {
     children.push(
       ...details('Where the errors come from (decomposition)', [

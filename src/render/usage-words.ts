@@ -1,5 +1,6 @@
 import { usageGateOf } from '../core/catalog/gates.js';
-import { usageMeasure } from '../core/catalog/metrics.js';
+import { USAGE_MEASURES, usageMeanMetric, usageMeasure, usageQuantileMetric, usageTotalMetric } from '../core/catalog/metrics.js';
+import type { RunSummary } from '../core/scoring/summary.js';
 import type { Comparison, PairedTest, Rise, UsageTest } from '../core/compare/types.js';
 import type { PhrasingContent } from 'mdast';
 import { formatP } from './format.js';
@@ -122,6 +123,28 @@ export function usageNoiseWords(test: UsageTest): string | null {
 export function riseCell(test: UsageTest, base: number, head: number): string {
   const change = test.scale === 'log' ? formatRatio(head / base) : `+${formatAmount(head - base, test.unit)}`;
   return `${formatAmount(base, test.unit)} → ${formatAmount(head, test.unit)} (${change})`;
+}
+
+/**
+ * What a question cost in one run, for a report without a comparison: "latency p95 969 ms (95% CI 900 ms to
+ * 1.02 s), tokens 350 a question (74,200 in all), cost $0.0000597 a question ($0.0127 in all)"; null when the
+ * results carry none of latency, tokens and cost.
+ */
+export function usageSummaryLine(summary: RunSummary): string | null {
+  const parts = USAGE_MEASURES.filter((measure) => usageGateOf(measure.column) !== undefined).flatMap((measure) => {
+    const metric = summary.metrics[measure.unit === 'ms' ? usageQuantileMetric(measure, 0.95) : usageMeanMetric(measure)];
+    if (metric?.value === null || metric?.value === undefined) return [];
+    const amount = (value: number) => formatAmount(value, measure.unit);
+    const ci = metric.ci === undefined ? '' : ` (95% CI ${amount(metric.ci[0])} to ${amount(metric.ci[1])})`;
+    const total = usageTotalMetric(measure);
+    const sum = total === undefined ? undefined : summary.metrics[total]?.value;
+    return [
+      measure.unit === 'ms'
+        ? `${usageName(measure.column)} p95 ${amount(metric.value)}${ci}`
+        : `${usageName(measure.column)} ${amount(metric.value)} a question${ci}${sum === undefined || sum === null ? '' : `, ${amount(sum)} in all`}`,
+    ];
+  });
+  return parts.length === 0 ? null : parts.join('; ');
 }
 
 /** A dollar amount in words (with its sign). */
