@@ -21,9 +21,11 @@ describe('formatAmount', () => {
 });
 
 describe('the report without a comparison', () => {
-  const config = evalConfig(resolveSettings([], (problem) => problem.message).settings);
   const run = (columns: [string, number[]][]) =>
-    summarizeRun(questionOutcomes({ ids: ['a', 'b', 'c', 'd'], columns: new Map(columns.map(([name, values]) => [name, Float64Array.from(values)])) }), config);
+    summarizeRun(
+      questionOutcomes({ ids: ['a', 'b', 'c', 'd'], columns: new Map(columns.map(([name, values]) => [name, Float64Array.from(values)])) }),
+      evalConfig(resolveSettings([], (problem) => problem.message).settings),
+    );
 
   it('says what a question cost in one line, each dollar amount in code', () => {
     const summary = run([
