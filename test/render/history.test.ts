@@ -101,7 +101,7 @@ describe('trendSection with what a question cost', () => {
     expect(text).toContain(
       'P95 latency has risen 600 ms over the last 7 runs (least-squares slope 100 ms a run, 95% CI 100 ms to 100 ms): a significant rise.',
     );
-    expect(text).toContain('Cost a question has held steady over the last 7 runs');
+    expect(text).toContain('Cost a question shows no significant trend over the last 7 runs');
   });
 });
 
