@@ -82,6 +82,29 @@ describe('compare --fail-on latency', () => {
     expect(comment).not.toContain('rose most');
   });
 
+  it('only warns on a significant rise within latency-tolerance', async () => {
+    const given = files(records('base', 1), records('head', 1.3));
+    const run = await runMain([
+      'compare',
+      '--base',
+      given.base,
+      '--head',
+      given.head,
+      '--fail-on',
+      'latency',
+      '--latency-tolerance',
+      '50%',
+      '--markdown',
+      given.markdown,
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/latency rose significantly but within its tolerance, so it only warns: geometric-mean ratio ×1\.\d\d/);
+    const comment = readFileSync(given.markdown, 'utf8');
+    expect(comment).toContain('### ✅ rag-gate: no regression beyond the tolerance');
+    expect(comment).toContain('The rise is within the 50% tolerance, so it only warns.');
+    expect(comment).toMatch(/\| latency p95 .* \| ⚠️ gate, within the 50% tolerance \|/);
+  });
+
   it('is bad input (exit 2) when neither run carries a latency, and fails when only the head lost it', async () => {
     const plain = files(strip(records('base', 1)), strip(records('head', 1)));
     const none = await runMain(['compare', '--base', plain.base, '--head', plain.head, '--fail-on', 'latency']);
