@@ -522,8 +522,6 @@ export const FIELD_SYNONYMS: ReadonlyMap<string, string> = new Map(
     gold_answer: 'expected_answer',
     generated_answer: 'answer',
     is_correct: 'correct',
-    // LangSmith's run latency is in seconds: a hint, since rag-gate reads milliseconds.
-    latency: 'latency_ms',
   }),
 );
 
