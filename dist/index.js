@@ -81826,7 +81826,15 @@ async function judgeFileBatch(client, options, settings) {
   while (!FINAL_STATUSES.has(batch.status)) {
     const left = started + settings.waitMs - client.clock.now();
     if (left <= 0) {
-      return { kind: "pending", batch: progressOf(batch), requests: asked.length, state: settings.state, waitedMs: client.clock.now() - started, readWarnings };
+      return {
+        kind: "pending",
+        batch: progressOf(batch),
+        requests: asked.length,
+        state: settings.state,
+        waitedMs: client.clock.now() - started,
+        waitLimitMs: settings.waitMs,
+        readWarnings
+      };
     }
     await client.clock.sleep(Math.min(interval, left));
     interval = Math.min(POLL_MAX_MS, interval * 2);
@@ -83158,7 +83166,7 @@ function renderBatchNotCollected(outcome, out, collectWith) {
   }
   const { batch } = outcome;
   const done = batch.counts === void 0 ? "" : ` (${count(batch.counts.completed + batch.counts.failed)} of ${count(batch.counts.total)} requests done)`;
-  const waited = outcome.waitedMs === 0 ? "not waited for (--batch-wait 0)" : `still so after ${Math.round(outcome.waitedMs / 6e4)} min (--batch-wait)`;
+  const waited = outcome.waitLimitMs === 0 ? "not waited for (--batch-wait 0)" : `still so after ${Math.round(outcome.waitedMs / 6e4)} min (--batch-wait)`;
   return `rag-gate judge: batch ${batch.batchId} is ${batch.status}${done}, ${waited}; ${out} is not written yet; collect it later from ${outcome.state}: ${collectWith}
 `;
 }

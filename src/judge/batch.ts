@@ -122,6 +122,8 @@ export type BatchOutcome =
       readonly requests: number;
       readonly state: string;
       readonly waitedMs: number;
+      /** The wait the run was allowed (`--batch-wait`); 0: submit or look once, never wait. */
+      readonly waitLimitMs: number;
       readonly readWarnings: readonly string[];
     }
   | { readonly kind: 'collected'; readonly result: JudgeRunResult; readonly batch: BatchReport };
@@ -302,7 +304,15 @@ export async function judgeFileBatch(client: JudgeClient, options: JudgeRunOptio
   while (!FINAL_STATUSES.has(batch.status)) {
     const left = started + settings.waitMs - client.clock.now();
     if (left <= 0) {
-      return { kind: 'pending', batch: progressOf(batch), requests: asked.length, state: settings.state, waitedMs: client.clock.now() - started, readWarnings };
+      return {
+        kind: 'pending',
+        batch: progressOf(batch),
+        requests: asked.length,
+        state: settings.state,
+        waitedMs: client.clock.now() - started,
+        waitLimitMs: settings.waitMs,
+        readWarnings,
+      };
     }
     await client.clock.sleep(Math.min(interval, left));
     interval = Math.min(POLL_MAX_MS, interval * 2);

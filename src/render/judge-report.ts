@@ -197,6 +197,6 @@ export function renderBatchNotCollected(outcome: Exclude<BatchOutcome, { kind: '
   }
   const { batch } = outcome;
   const done = batch.counts === undefined ? '' : ` (${count(batch.counts.completed + batch.counts.failed)} of ${count(batch.counts.total)} requests done)`;
-  const waited = outcome.waitedMs === 0 ? 'not waited for (--batch-wait 0)' : `still so after ${Math.round(outcome.waitedMs / 60_000)} min (--batch-wait)`;
+  const waited = outcome.waitLimitMs === 0 ? 'not waited for (--batch-wait 0)' : `still so after ${Math.round(outcome.waitedMs / 60_000)} min (--batch-wait)`;
   return `rag-gate judge: batch ${batch.batchId} is ${batch.status}${done}, ${waited}; ${out} is not written yet; collect it later from ${outcome.state}: ${collectWith}\n`;
 }
