@@ -1,28 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { BUNDLED_CLI } from '../helpers/bundles.js';
-import { ROOT, jsonl, runMain } from '../helpers/cli.js';
-import { fakeBatchApi } from './fake-batch.js';
+import { ROOT, runMain } from '../helpers/cli.js';
+import { fakeBatchApi, writeContractResults } from './fake-batch.js';
 import { useFakeJudge } from './fake-openai.js';
 
 /** Slow (in SLOW_SUITES): 6,000 requests each way, and the bundled CLI as a child process. */
 const fake = useFakeJudge();
 
-function results(count: number): string {
-  const file = fake.path('results.jsonl');
-  const records = Array.from({ length: count }, (_, i) => ({
-    id: `q${i}`,
-    question: `What is the refund window for contract ${i}?`,
-    answer: `Contract ${i} has a 14-day refund window. Contract ${i} was signed in ${2000 + (i % 25)}.`,
-    retrieved_ids: ['d1'],
-    retrieved_contexts: [`Contract ${i} has a 14-day refund window`],
-    expected_answer: i % 3 === 0 ? 'a 30-day refund window' : '14-day refund window',
-  }));
-  writeFileSync(file, jsonl(records));
-  return file;
-}
+const results = (count: number) =>
+  writeContractResults(
+    fake.path('results.jsonl'),
+    count,
+    (i) => `Contract ${i} has a 14-day refund window. Contract ${i} was signed in ${2000 + (i % 25)}.`,
+    (i) => (i % 3 === 0 ? 'a 30-day refund window' : '14-day refund window'),
+  );
 
 const requestsTo = (method: string, prefix: string) => fake.server.requests.filter((r) => r.method === method && r.path.startsWith(prefix)).length;
 

@@ -1,28 +1,17 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { judgeFileBatch } from '../../src/judge/batch.js';
 import { JudgeCache } from '../../src/judge/cache.js';
 import { JudgeClient } from '../../src/judge/client.js';
 import type { JudgeClock } from '../../src/judge/retry.js';
-import { jsonl, runMain } from '../helpers/cli.js';
-import { type FakeBatchOptions, fakeBatchApi } from './fake-batch.js';
+import { runMain } from '../helpers/cli.js';
+import { type FakeBatchOptions, fakeBatchApi, writeContractResults } from './fake-batch.js';
 import { useFakeJudge } from './fake-openai.js';
 
 const fake = useFakeJudge();
 
-function results(count: number): string {
-  const file = fake.path('results.jsonl');
-  const records = Array.from({ length: count }, (_, i) => ({
-    id: `q${i}`,
-    question: `What is the refund window for contract ${i}?`,
-    answer: `Contract ${i} has a 14-day refund window. It starts at the invoice date.`,
-    retrieved_ids: ['d1'],
-    retrieved_contexts: [`Contract ${i} has a 14-day refund window`],
-    expected_answer: '14-day refund window',
-  }));
-  writeFileSync(file, jsonl(records));
-  return file;
-}
+const results = (count: number) =>
+  writeContractResults(fake.path('results.jsonl'), count, (i) => `Contract ${i} has a 14-day refund window. It starts at the invoice date.`);
 
 const paths = (method: string, prefix: string) => fake.server.requests.filter((r) => r.method === method && r.path.startsWith(prefix));
 

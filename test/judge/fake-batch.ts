@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { jsonl } from '../helpers/cli.js';
 import { type FakeOpenAI, type FakeReply, type Handler, type RecordedRequest, fakeJudge } from './openai-endpoint.js';
 
 /**
@@ -7,6 +9,28 @@ import { type FakeOpenAI, type FakeReply, type Handler, type RecordedRequest, fa
  * file and batch objects. A batch goes validating → in_progress → finalizing over `polls` polls, then ends as
  * `final`; its output lines are the fake judge's replies to the input's bodies, the same a synchronous call gets.
  */
+
+/**
+ * Writes `count` questions about contract refund windows, each retrieving one context, to `file`; `answer` and
+ * `expected` vary the answers and the expected answers.
+ */
+export function writeContractResults(
+  file: string,
+  count: number,
+  answer: (i: number) => string,
+  expected: (i: number) => string = () => '14-day refund window',
+): string {
+  const records = Array.from({ length: count }, (_, i) => ({
+    id: `q${i}`,
+    question: `What is the refund window for contract ${i}?`,
+    answer: answer(i),
+    retrieved_ids: ['d1'],
+    retrieved_contexts: [`Contract ${i} has a 14-day refund window`],
+    expected_answer: expected(i),
+  }));
+  writeFileSync(file, jsonl(records));
+  return file;
+}
 
 export type FinalStatus = 'completed' | 'failed' | 'expired' | 'cancelled';
 

@@ -5,6 +5,7 @@ import { judgeFile } from '../../src/judge/run.js';
 import { formatPacing } from '../../src/render/judge-report.js';
 import { jsonl } from '../helpers/cli.js';
 import { useFakeJudge } from './fake-openai.js';
+import { seededRandom } from './openai-endpoint.js';
 import { VirtualClock } from './virtual-clock.js';
 
 const fake = useFakeJudge();
@@ -12,18 +13,6 @@ const realFetch = globalThis.fetch;
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-
-/** mulberry32: each run of the fifty draws its own latencies, the same on every machine. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function answers(count: number): string {
   const file = fake.path('results.jsonl');
@@ -92,7 +81,7 @@ describe('a lone 429 at the start of a run, without rate limit headers (issue 39
     const durations: number[] = [];
     for (let run = 0; run < 50; run++) {
       fake.server.reset();
-      const random = seeded(run + 1);
+      const random = seededRandom(run + 1); // each of the fifty its own latencies
       const { result, virtualMs, requests } = await loneLimitedRun(() => Math.round(50 + random() * 750));
       expect(result.recordsFailed).toBe(0);
       expect(requests).toBe(31);

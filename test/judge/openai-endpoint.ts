@@ -200,7 +200,7 @@ export function fakeJudge(request: RecordedRequest, embeddings: Map<string, numb
 }
 
 /** A seeded generator (mulberry32): the same latencies on every run. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
