@@ -439,36 +439,26 @@ async function main() {
     }
   }
   if (options.only.has('compare')) {
-    for (const scale of scales) {
-      const questions = COMPARE_QUESTIONS / scale.divisor;
-      const [base, head] = await resultFiles(questions);
-      cases.push({
-        workload: 'compare',
-        variant: 'realistic',
-        scale: scale.label,
-        size: `${group(questions)} q`,
-        unit: 'questions',
-        runs: runsFor(scale),
-        bytes: statSync(base).size + statSync(head).size,
-        countRecords: () => scanRecords([base], head),
-        tools: builds.map((build) => compareTool(base, head, build)),
-      });
-    }
-    // The same files on every core the machine has: beside the pinned row, what a runner with more cores gets.
-    for (const scale of scales) {
-      const questions = COMPARE_QUESTIONS / scale.divisor;
-      const [base, head] = await resultFiles(questions);
-      cases.push({
-        workload: 'compare',
-        variant: 'unpinned',
-        scale: scale.label,
-        size: `${group(questions)} q`,
-        unit: 'questions',
-        runs: runsFor(scale),
-        bytes: statSync(base).size + statSync(head).size,
-        countRecords: () => scanRecords([base], head),
-        tools: builds.map((build) => compareTool(base, head, build, false)),
-      });
+    // The same files pinned to one core and on every core the machine has: what a runner with more cores gets.
+    for (const [variant, pinned] of [
+      ['realistic', pinningAvailable],
+      ['unpinned', false],
+    ]) {
+      for (const scale of scales) {
+        const questions = COMPARE_QUESTIONS / scale.divisor;
+        const [base, head] = await resultFiles(questions);
+        cases.push({
+          workload: 'compare',
+          variant,
+          scale: scale.label,
+          size: `${group(questions)} q`,
+          unit: 'questions',
+          runs: runsFor(scale),
+          bytes: statSync(base).size + statSync(head).size,
+          countRecords: () => scanRecords([base], head),
+          tools: builds.map((build) => compareTool(base, head, build, pinned)),
+        });
+      }
     }
   }
   if (options.only.has('monitor')) {
