@@ -68145,7 +68145,7 @@ function concatOutcomes(parts) {
     }
     for (const [name, kind] of part.scores) if (!scores.has(name)) scores.set(name, kind);
   }
-  const all2 = (pick2) => parts.flatMap(pick2);
+  const all2 = (pick2) => [].concat(...parts.map(pick2));
   const sum = (pick2) => parts.reduce((total, part) => total + pick2(part), 0);
   return {
     size,
@@ -69714,45 +69714,59 @@ function rateTest(metric, values, counts, config2, keep = () => true) {
     requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
   };
 }
-function gradedTests(metrics, columns, config2) {
-  const pairs = columns.map((values) => pairValues(values.base, values.head));
-  const intervals = pairs.map(({ differences }) => meanIntervals([differences])[0]);
-  return metrics.map((metric, index) => {
-    const { n, meanBase, meanHead, differences } = pairs[index];
-    if (n === 0) return null;
-    const { delta, pValue, permutations, monteCarloSE, tailBound } = pairedRandomizationTest(pairs[index], {
-      permutations: config2.permutations,
-      seed: metric,
-      alpha: config2.alpha
-    });
-    let squares = 0;
-    for (const d of differences) squares += (d - delta) ** 2;
-    const sd = Math.sqrt(squares / Math.max(1, n - 1));
-    const significant = pValue < config2.alpha;
-    return {
-      kind: "randomization",
-      metric,
-      gate: null,
-      n,
-      base: meanBase,
-      head: meanHead,
-      delta,
-      ci: intervals[index].ci,
-      ciMethod: intervals[index].method,
-      pValue,
-      permutations,
-      monteCarloSE,
-      tailBound,
-      extra: {
-        ...config2.extraTests.has("t") ? { t: pairedTTest(differences) } : {},
-        ...config2.extraTests.has("wilcoxon") ? { wilcoxon: wilcoxonSignedRank(differences) } : {}
-      },
-      adjustedPValue: null,
-      significant,
-      gateOutcome: null,
-      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
-    };
-  });
+var GRADED_HALVES = {
+  interval: (_metric, values) => {
+    const { n, differences } = pairValues(values.base, values.head);
+    return n === 0 ? null : meanIntervals([differences])[0];
+  },
+  randomization: (metric, values, config2) => {
+    const pair2 = pairValues(values.base, values.head);
+    return pair2.n === 0 ? null : pairedRandomizationTest(pair2, { permutations: config2.permutations, seed: metric, alpha: config2.alpha });
+  }
+};
+function gradedTest(metric, values, config2, interval = GRADED_HALVES.interval(metric, values), randomization = GRADED_HALVES.randomization(metric, values, config2)) {
+  if (interval === null || randomization === null) return null;
+  const { n, meanBase, meanHead, differences } = pairValues(values.base, values.head);
+  const { delta, pValue, permutations, monteCarloSE, tailBound } = randomization;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (differences[i] - delta) ** 2;
+  const sd = Math.sqrt(squares / Math.max(1, n - 1));
+  const significant = pValue < config2.alpha;
+  return {
+    kind: "randomization",
+    metric,
+    gate: null,
+    n,
+    base: meanBase,
+    head: meanHead,
+    delta,
+    ci: interval.ci,
+    ciMethod: interval.method,
+    pValue,
+    permutations,
+    monteCarloSE,
+    tailBound,
+    extra: {
+      ...config2.extraTests.has("t") ? { t: pairedTTest(differences) } : {},
+      ...config2.extraTests.has("wilcoxon") ? { wilcoxon: wilcoxonSignedRank(differences) } : {}
+    },
+    adjustedPValue: null,
+    significant,
+    gateOutcome: null,
+    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
+  };
+}
+function scoreMetrics(baseRun, headRun) {
+  const scores = /* @__PURE__ */ new Map();
+  for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === "number" ? "number" : kind);
+  const names = [...scores.keys()].map(scoreMetric);
+  const binary = names.filter((metric) => scores.get(scoreNameOf(metric)) === "boolean");
+  return { binary, graded: names.filter((metric) => !binary.includes(metric)) };
+}
+function gradedInputs(baseRun, headRun, config2, files, golden) {
+  const pairing = pairQuestions(baseRun, headRun, files, { missing: config2.missing, golden });
+  const metrics = [...config2.gradedMetrics, ...scoreMetrics(baseRun, headRun).graded];
+  return { pairing, metrics, columns: metrics.map((metric) => paired(baseRun, headRun, pairing, metric)) };
 }
 function usageTests(baseRun, headRun, pairing, config2) {
   const measures = USAGE_MEASURES.filter((measure) => baseRun.columns.has(measure.column) || headRun.columns.has(measure.column));
@@ -69806,7 +69820,8 @@ function causeOf(retrievalBase, retrievalHead, improving) {
 }
 function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}) {
   const golden = options.golden;
-  const pairing = pairQuestions(baseRun, headRun, files, { missing: config2.missing, golden });
+  const inputs = options.graded?.inputs ?? gradedInputs(baseRun, headRun, config2, files, golden);
+  const { pairing } = inputs;
   const pairedCount = pairing.headRows.length;
   const gated = new Set(config2.failOn);
   const whenLost = (name) => config2.missing === "fail" && carries(gather(column(headRun, name), pairing.headRows)) && carries(gather(column(baseRun, name), pairing.baseRows));
@@ -69823,18 +69838,10 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const repeated = baseRun.repeats !== void 0 || headRun.repeats !== void 0;
   const outcomeTest = (metric, column2, values, keep) => repeated ? rateTest(metric, values, pairedCounts(baseRun, headRun, pairing, column2), config2, keep) : binaryTest(metric, values, config2, keep);
   const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, tested(test.column), pairFilters[test.pairs]));
-  const scores = /* @__PURE__ */ new Map();
-  for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === "number" ? "number" : kind);
-  const scoreNames = [...scores.keys()].map(scoreMetric);
-  const binaryScores = scoreNames.filter((metric) => scores.get(scoreNameOf(metric)) === "boolean");
-  const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
+  const binaryScores = scoreMetrics(baseRun, headRun).binary;
   const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, tested(metric, gated.has(metric))));
-  const gradedMetrics = [...config2.gradedMetrics, ...gradedScores];
-  const graded = gradedTests(
-    gradedMetrics,
-    gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
-    config2
-  );
+  const graded = options.graded?.tests ?? inputs.metrics.map((metric, index) => gradedTest(metric, inputs.columns[index], config2));
+  if (graded.length !== inputs.metrics.length) throw new Error(`compareRuns: ${graded.length} graded tests given for ${inputs.metrics.length} metrics`);
   const usage = usageTests(baseRun, headRun, pairing, config2);
   const testsBeforeGate = adjustGatedTests(
     [...binary, ...scoreTests, ...graded, ...usage].filter((test) => test !== null),
@@ -76865,6 +76872,7 @@ init_entry_url();
 var import_promises12 = require("node:fs/promises");
 var import_node_os = require("node:os");
 var import_node_worker_threads = require("node:worker_threads");
+var gradedHalf = (half, metric, values, config2) => half === "interval" ? GRADED_HALVES.interval(metric, values) : GRADED_HALVES.randomization(metric, values, config2);
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
   return {
@@ -76896,19 +76904,141 @@ function transferred(read) {
   const places = read.places === void 0 ? [] : [read.places.lines, read.places.offsets, read.places.byteLengths];
   return [...read.outcomes.columns.values(), ...places].map((array2) => array2.buffer);
 }
+var failure2 = (error2) => ({ ok: false, message: error2 instanceof Error ? error2.message : String(error2) });
 function serveReader() {
   const config2 = fromSpec(import_node_worker_threads.workerData.spec);
-  import_node_worker_threads.parentPort?.on("message", (task) => {
-    void readPart(task, config2).then(
-      (read) => import_node_worker_threads.parentPort?.postMessage({ index: task.index, ok: true, read }, transferred(read)),
-      (error2) => import_node_worker_threads.parentPort?.postMessage(
-        error2 instanceof InputError ? { index: task.index, ok: false, badInput: true } : { index: task.index, ok: false, message: error2 instanceof Error ? error2.message : String(error2) }
-      )
+  const answer = (id2, reply, transfer = []) => import_node_worker_threads.parentPort?.postMessage({ id: id2, reply }, transfer);
+  import_node_worker_threads.parentPort?.on("message", ({ id: id2, request }) => {
+    if (request.kind === "graded") {
+      let reply;
+      try {
+        reply = { ok: true, half: gradedHalf(request.half, request.metric, request.values, request.config) };
+      } catch (error2) {
+        reply = failure2(error2);
+      }
+      answer(id2, reply);
+      return;
+    }
+    void readPart(request.task, config2).then(
+      (read) => answer(id2, { ok: true, read }, transferred(read)),
+      (error2) => answer(id2, error2 instanceof InputError ? { ok: false, badInput: true } : failure2(error2))
     );
   });
 }
+var Helper = class {
+  worker;
+  pending = /* @__PURE__ */ new Map();
+  asked = 0;
+  stopped;
+  constructor(entry, config2) {
+    this.worker = new import_node_worker_threads.Worker(entry, { workerData: { tag: TAG, spec: toSpec(config2) } });
+    this.worker.on("message", ({ id: id2, reply }) => {
+      const pending = this.pending.get(id2);
+      this.pending.delete(id2);
+      pending?.resolve(reply);
+    });
+    this.worker.on("error", (error2) => this.stop(error2));
+    this.worker.on("exit", (code3) => this.stop(new Error(`the reader thread stopped with exit code ${code3}`)));
+  }
+  stop(error2) {
+    this.stopped ??= error2;
+    for (const pending of this.pending.values()) pending.reject(this.stopped);
+    this.pending.clear();
+  }
+  ask(request) {
+    if (this.stopped !== void 0) return Promise.reject(this.stopped);
+    const id2 = this.asked++;
+    return new Promise((resolve6, reject) => {
+      this.pending.set(id2, { resolve: resolve6, reject });
+      this.worker.postMessage({ id: id2, request });
+    });
+  }
+  async close() {
+    await this.worker.terminate();
+  }
+};
+var letOthersIn = () => new Promise((resolve6) => setImmediate(resolve6));
+async function shareJobs(count2, helpers, inFlight, here, there) {
+  const results = new Array(count2);
+  let next = 0;
+  let failed = false;
+  const loop = async (job) => {
+    try {
+      for (let index = next++; index < count2 && !failed; index = next++) results[index] = await job(index);
+    } catch (error2) {
+      failed = true;
+      throw error2;
+    }
+  };
+  const theirs = helpers.flatMap((helper) => Array.from({ length: inFlight }, () => loop((index) => there(helper, index))));
+  const ours = loop(async (index) => {
+    const result = await here(index);
+    if (helpers.length > 0) await letOthersIn();
+    return result;
+  });
+  await Promise.all([...theirs, ours]);
+  return results;
+}
+var Helpers = class {
+  /** `entry`: the bundled entry file the workers run; without it, all work is done on this thread. */
+  constructor(entry, threads) {
+    this.entry = entry;
+    this.threads = threads;
+  }
+  entry;
+  threads;
+  started = [];
+  /** Up to `count` workers besides this thread, started now if need be. */
+  start(count2, config2) {
+    const wanted = this.entry === void 0 ? 0 : Math.min(count2, this.threads - 1);
+    while (this.started.length < wanted) this.started.push(new Helper(this.entry, config2));
+    return this.started.slice(0, Math.max(0, count2));
+  }
+  /**
+   * `gradedTest` of each metric on its paired values, its two halves shared as separate jobs with the workers
+   * already started. The intervals go first, the one likely to cost most first: a bootstrap's cost grows with the
+   * distinct differences it resamples (a judge's score of three decimals has thousands at 100,000 questions and
+   * costs more than all the retrieval metrics together), and the costliest job started last would keep the
+   * others waiting.
+   */
+  async gradedTests(metrics, columns, config2) {
+    const plain2 = { permutations: config2.permutations, alpha: config2.alpha, extraTests: config2.extraTests };
+    if (this.started.length === 0) return metrics.map((metric, index) => gradedTest(metric, columns[index], plain2));
+    const distinct = columns.map((values) => new Set(pairValues(values.base, values.head).differences).size);
+    const intervals = [...metrics.keys()].sort((a, b) => distinct[b] - distinct[a] || a - b);
+    const jobs = [
+      ...intervals.map((index) => ({ index, half: "interval" })),
+      ...metrics.map((_, index) => ({ index, half: "randomization" }))
+    ];
+    const results = await shareJobs(
+      jobs.length,
+      this.started,
+      1,
+      (job) => gradedHalf(jobs[job].half, metrics[jobs[job].index], columns[jobs[job].index], plain2),
+      async (helper, job) => {
+        const { index, half } = jobs[job];
+        const reply = await helper.ask({ kind: "graded", half, metric: metrics[index], values: columns[index], config: plain2 });
+        if (reply.ok && "half" in reply) return reply.half;
+        throw new Error("message" in reply ? reply.message : `the reader thread could not test ${metrics[index]}`);
+      }
+    );
+    const interval = new Array(metrics.length);
+    const randomization = new Array(metrics.length);
+    jobs.forEach(({ index, half }, job) => {
+      if (half === "interval") interval[index] = results[job];
+      else randomization[index] = results[job];
+    });
+    return metrics.map((metric, index) => gradedTest(metric, columns[index], plain2, interval[index], randomization[index]));
+  }
+  async close() {
+    const started = this.started;
+    this.started = [];
+    await Promise.all(started.map((helper) => helper.close()));
+  }
+};
 var PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
-var RANGES_PER_THREAD = 2;
+var RANGES_PER_THREAD = 8;
+var RANGE_MIN_BYTES = 4 * 1024 * 1024;
 function parallelMinBytes(forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MIN_BYTES) {
   const forced = Number(forcedMinBytes);
   return forcedMinBytes !== void 0 && forcedMinBytes.trim() !== "" && Number.isFinite(forced) && forced >= 0 ? forced : PARALLEL_MIN_BYTES;
@@ -76932,71 +77062,41 @@ async function planTasks(runs, config2, threads, minBytes) {
       const [size, splittable] = await Promise.all([sizeOf(file2), readableInRanges(file2, config2.format)]);
       const whole = { side, fileIndex, file: file2 };
       if (!splittable || size === 0) tasks.push(whole);
-      else for (const range of byteRanges(size, threads, minBytes)) tasks.push({ ...whole, range });
+      else for (const range of byteRanges(size, threads, Math.min(minBytes, RANGE_MIN_BYTES))) tasks.push({ ...whole, range });
     }
   }
   return tasks;
 }
-function readTasks(tasks, config2, entry, threads) {
-  const outcomes = [];
-  let next = 0;
-  return new Promise((resolve6, reject) => {
-    let running = 0;
-    let failed = false;
-    const fail = (error2) => {
-      failed = true;
-      reject(error2 instanceof Error ? error2 : new Error(String(error2)));
-    };
-    const done = () => {
-      if (--running === 0 && !failed) resolve6(outcomes);
-    };
-    const here = async () => {
-      for (let index = next++; index < tasks.length && !failed; index = next++) {
-        try {
-          outcomes[index] = { ok: true, read: await readPart(tasks[index], config2) };
-        } catch (error2) {
-          if (!(error2 instanceof InputError)) throw error2;
-          outcomes[index] = { ok: false };
-        }
+function readTasks(tasks, config2, helpers) {
+  return shareJobs(
+    tasks.length,
+    helpers.start(tasks.length - 1, config2),
+    2,
+    async (index) => {
+      try {
+        return { ok: true, read: await readPart(tasks[index], config2) };
+      } catch (error2) {
+        if (!(error2 instanceof InputError)) throw error2;
+        return { ok: false };
       }
-    };
-    const workers = entry === void 0 ? 0 : Math.min(threads - 1, tasks.length - 1);
-    for (let w = 0; w < workers; w++) {
-      running++;
-      const worker = new import_node_worker_threads.Worker(entry, { workerData: { tag: TAG, spec: toSpec(config2) } });
-      let finished = false;
-      const take = () => {
-        const index = next++;
-        if (index >= tasks.length || failed) {
-          finished = true;
-          void worker.terminate();
-          done();
-        } else worker.postMessage({ ...tasks[index], index });
-      };
-      worker.on("online", take);
-      worker.on("message", (reply) => {
-        if (reply.ok) outcomes[reply.index] = { ok: true, read: reply.read };
-        else if ("badInput" in reply) outcomes[reply.index] = { ok: false };
-        else return fail(new Error(reply.message));
-        take();
-      });
-      worker.once("error", fail);
-      worker.once("exit", (code3) => {
-        if (!finished) fail(new Error(`the reader thread stopped with exit code ${code3}`));
-      });
+    },
+    async (helper, index) => {
+      const reply = await helper.ask({ kind: "read", task: tasks[index] });
+      if (reply.ok && "read" in reply) return { ok: true, read: reply.read };
+      if ("badInput" in reply) return { ok: false };
+      throw new Error("message" in reply ? reply.message : "the reader thread sent no part");
     }
-    running++;
-    here().then(done, fail);
-  });
+  );
 }
-async function readBothRuns(base, head, config2, entry, onProgress, threads = threadCount(void 0), minBytes = parallelMinBytes()) {
+async function readBothRuns(base, head, config2, helpers, onProgress, minBytes = parallelMinBytes()) {
+  const { threads } = helpers;
   const bytes = threads > 1 ? (await Promise.all([...base, ...head].map(sizeOf))).reduce((sum, size) => sum + size, 0) : 0;
   let parallel = [void 0, void 0];
   if (threads > 1 && bytes >= minBytes) {
     const tasks = await planTasks([base, head], config2, threads, minBytes);
-    const outcomes = await readTasks(tasks, config2, entry, threads);
+    const outcomes = await readTasks(tasks, config2, helpers);
     if (process.env.RAG_GATE_REPORT_PARTS === "1")
-      process.stderr.write(`rag-gate: read ${tasks.length} parts on ${entry === void 0 ? 1 : Math.min(threads, tasks.length)} threads
+      process.stderr.write(`rag-gate: read ${tasks.length} parts on ${1 + helpers.start(tasks.length - 1, config2).length} threads
 `);
     const join5 = (side, files) => {
       const parts = tasks.flatMap((task, index) => task.side === side ? [{ ...task, outcome: outcomes[index] }] : []);
@@ -77099,8 +77199,16 @@ function evalReport(files, evaluation2, config2, holdoutGiven) {
 }
 var EVIDENCE_QUESTIONS = 500;
 async function compareFiles(files, config2, options = {}) {
+  const helpers = new Helpers(options.readerEntry, threadCount(options.threads));
+  try {
+    return await readAndCompare(files, config2, helpers, options);
+  } finally {
+    await helpers.close();
+  }
+}
+async function readAndCompare(files, config2, helpers, options) {
   const [[base, head], golden, holdout] = await Promise.all([
-    readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress, threadCount(options.threads)),
+    readBothRuns(files.base, files.head, config2.eval, helpers, options.onProgress),
     files.golden === void 0 ? void 0 : readGoldenIds(files.golden),
     holdoutIds(files.holdout)
   ]);
@@ -77108,13 +77216,17 @@ async function compareFiles(files, config2, options = {}) {
   const headDevelopment = withoutQuestions(head.outcomes, holdout);
   const holdoutLeftOut = [.../* @__PURE__ */ new Set([...headDevelopment.leftOut, ...baseDevelopment.leftOut])];
   const gold = await settleGold(files, baseDevelopment.outcomes, headDevelopment.outcomes, config2.eval, options.approveGold);
-  const headSummary = summarizeRun(gold.head, config2.eval);
   const names = { base: files.base.join(", "), head: files.head.join(", ") };
+  const inputs = gradedInputs(gold.base, gold.head, config2, names, golden);
+  const tests = helpers.gradedTests(inputs.metrics, inputs.columns, config2);
+  const headSummary = summarizeRun(gold.head, config2.eval);
+  const graded = { inputs, tests: await tests };
   const settled = compareRuns(gold.base, gold.head, headSummary, config2, names, {
     golden,
     rescored: gold.rescored,
     notRescorable: gold.notRescorable,
-    holdoutLeftOut
+    holdoutLeftOut,
+    graded
   });
   const compared = gold.changes.length === 0 ? settled : { ...settled, goldChanges: gold.changes };
   if (compared.unmeasured.length > 0) throw InputError.single({ file: names.head, message: unmeasuredText(compared.unmeasured, head.unknownFields) });
@@ -79950,6 +80062,7 @@ function comparedReport(request, base, compared, history) {
   };
   const baseline = base.description === void 0 ? { found: true, files: base.files } : { found: true, sha: base.sha, description: base.description };
   const comment = once(() => renderComment(comparison, options));
+  const text4 = once(() => renderCompareText(comparison, config2));
   const words = { retrievalOk: rule, judges: comparison.judges };
   const correct = comparison.tests.find((test) => test.metric === "correct") ?? comparison.tests.find((test) => test.metric === "retrieval_ok");
   return {
@@ -79957,10 +80070,12 @@ function comparedReport(request, base, compared, history) {
     failure: comparison.verdict === "fail" ? { message: `rag-gate: ${comparison.reasons.map((reason2) => reasonText(reason2, words)).join("; ")}`, title: "rag-gate: regression" } : null,
     notes: [
       ...changesNotes(gateChanges),
-      ...run.warnings.map((text4) => ({ kind: "warning", text: text4 })),
+      ...run.warnings.map((text5) => ({ kind: "warning", text: text5 })),
       ...goldText === "" ? [] : [{ kind: "text", text: goldText }]
     ],
-    text: renderCompareText(comparison, config2),
+    get text() {
+      return text4();
+    },
     get comment() {
       return comment();
     },

@@ -1,5 +1,5 @@
 import type { Settings } from '../core/catalog/settings.js';
-import { compareRuns } from '../core/compare/compare.js';
+import { compareRuns, gradedInputs } from '../core/compare/compare.js';
 import { compareConfig, evalConfig } from '../core/compare/settings.js';
 import type { CompareConfig, Comparison } from '../core/compare/types.js';
 import { InputError } from '../core/errors.js';
@@ -15,7 +15,7 @@ import { evidenceIds, withEvidence } from '../core/compare/evidence.js';
 import { evalJson } from '../render/eval-json.js';
 import { renderEvalText } from '../render/eval-text.js';
 import { ungatedText, unmeasuredText } from '../render/gate-words.js';
-import { readBothRuns, threadCount } from '../sources/parallel.js';
+import { Helpers, readBothRuns, threadCount } from '../sources/parallel.js';
 import { type GoldApproval, settleGold } from './gold.js';
 
 /**
@@ -93,8 +93,22 @@ export async function compareFiles(
     readonly approveGold?: GoldApproval;
   } = {},
 ): Promise<ComparisonRun> {
+  const helpers = new Helpers(options.readerEntry, threadCount(options.threads));
+  try {
+    return await readAndCompare(files, config, helpers, options);
+  } finally {
+    await helpers.close();
+  }
+}
+
+async function readAndCompare(
+  files: { readonly base: readonly string[]; readonly head: readonly string[]; readonly golden?: string; readonly holdout?: string },
+  config: CompareConfig,
+  helpers: Helpers,
+  options: { readonly onProgress?: ReadProgress; readonly allowUngated?: boolean; readonly approveGold?: GoldApproval },
+): Promise<ComparisonRun> {
   const [[base, head], golden, holdout] = await Promise.all([
-    readBothRuns(files.base, files.head, config.eval, options.readerEntry, options.onProgress, threadCount(options.threads)),
+    readBothRuns(files.base, files.head, config.eval, helpers, options.onProgress),
     files.golden === undefined ? undefined : readGoldenIds(files.golden),
     holdoutIds(files.holdout),
   ]);
@@ -103,13 +117,19 @@ export async function compareFiles(
   const headDevelopment = withoutQuestions(head.outcomes, holdout);
   const holdoutLeftOut = [...new Set([...headDevelopment.leftOut, ...baseDevelopment.leftOut])];
   const gold = await settleGold(files, baseDevelopment.outcomes, headDevelopment.outcomes, config.eval, options.approveGold);
-  const headSummary = summarizeRun(gold.head, config.eval);
   const names = { base: files.base.join(', '), head: files.head.join(', ') };
+  // The graded tests, shared with the threads that read the runs when there were several; this thread summarises
+  // the head between its jobs, while waiting for theirs.
+  const inputs = gradedInputs(gold.base, gold.head, config, names, golden);
+  const tests = helpers.gradedTests(inputs.metrics, inputs.columns, config);
+  const headSummary = summarizeRun(gold.head, config.eval);
+  const graded = { inputs, tests: await tests };
   const settled = compareRuns(gold.base, gold.head, headSummary, config, names, {
     golden,
     rescored: gold.rescored,
     notRescorable: gold.notRescorable,
     holdoutLeftOut,
+    graded,
   });
   const compared = gold.changes.length === 0 ? settled : { ...settled, goldChanges: gold.changes };
   // A gate fail-on names must have data: allow-ungated lets the default gates go without it, not a named one.

@@ -179,7 +179,7 @@ function withinBudget(render: (maxLength: number) => string, comment: () => stri
   return Buffer.byteLength(text) <= maxBytes ? text : comment();
 }
 
-/** Composes a text once, when first read: the CLI reads the comment only for --markdown, and never the summary. */
+/** Composes a text once, when first read: the CLI reads the comment only for --markdown, the text only without --json, and never the summary. */
 function once(compose: () => string): () => string {
   let text: string | undefined;
   return () => (text ??= compose());
@@ -219,6 +219,7 @@ function comparedReport(request: ReportRequest, base: FoundBase, compared: Compa
   const baseline: BaselineJson =
     base.description === undefined ? { found: true, files: base.files } : { found: true, sha: base.sha, description: base.description };
   const comment = once(() => renderComment(comparison, options));
+  const text = once(() => renderCompareText(comparison, config));
   const words = { retrievalOk: rule, judges: comparison.judges };
   const correct = comparison.tests.find((test) => test.metric === 'correct') ?? comparison.tests.find((test) => test.metric === 'retrieval_ok');
   return {
@@ -232,7 +233,9 @@ function comparedReport(request: ReportRequest, base: FoundBase, compared: Compa
       ...run.warnings.map((text): Note => ({ kind: 'warning', text })),
       ...(goldText === '' ? [] : [{ kind: 'text', text: goldText } as const]),
     ],
-    text: renderCompareText(comparison, config),
+    get text() {
+      return text();
+    },
     get comment() {
       return comment();
     },

@@ -5,7 +5,7 @@ import { evalConfig } from '../../src/core/compare/settings.js';
 import { parseRetrievalOkRule } from '../../src/core/catalog/parse/retrieval-ok.js';
 import { InputError } from '../../src/core/errors.js';
 import { mergeParts, readOutcomes, readPart } from '../../src/sources/outcomes.js';
-import { byteRanges, readBothRuns } from '../../src/sources/parallel.js';
+import { byteRanges, Helpers, readBothRuns } from '../../src/sources/parallel.js';
 import { scratchDir } from '../helpers/cli.js';
 
 const scratch = scratchDir();
@@ -89,7 +89,7 @@ describe('a JSON Lines file read in byte ranges', () => {
   it('with shards: each file its own ranges, lines per file', async () => {
     const shard = (from: number) => file(Array.from({ length: 30 }, (_, i) => `${JSON.stringify(record(from + i, i))}\n${i % 4 === 0 ? '\n' : ''}`).join(''));
     const files = [shard(0), shard(100), shard(200)];
-    const [viaParts] = await readBothRuns(files, [files[0]!], config, undefined, undefined, 3, 0);
+    const [viaParts] = await readBothRuns(files, [files[0]!], config, new Helpers(undefined, 3), undefined, 0);
     expect(viaParts).toEqual(await readOutcomes(files, config));
     expect(viaParts.places?.lines.slice(28, 33)).toEqual(Int32Array.from([36, 38, 1, 3, 4]));
   });
@@ -102,7 +102,7 @@ describe('a run read in parts that one pass must read', () => {
   /** What each way of reading gives: the runs, or the input error's message. */
   async function bothWays(base: string, head: string) {
     const outcome = (threads: number) =>
-      readBothRuns([base], [head], config, undefined, undefined, threads, 0).then(
+      readBothRuns([base], [head], config, new Helpers(undefined, threads), undefined, 0).then(
         (runs) => runs,
         (error: unknown) => {
           if (!(error instanceof InputError)) throw error;

@@ -10,14 +10,10 @@ describe('how the runs are cut into parts', () => {
     expect([parallelMinBytes('many'), parallelMinBytes('-1'), parallelMinBytes('')]).toEqual([32 * MiB, 32 * MiB, 32 * MiB]);
   });
 
-  it('splits a file into up to two ranges per thread of at least the least size, covering each byte once', () => {
-    expect(byteRanges(100, 2, 0)).toEqual([
-      { start: 0, end: 25 },
-      { start: 25, end: 50 },
-      { start: 50, end: 75 },
-      { start: 75, end: 100 },
-    ]);
-    expect(byteRanges(350 * MiB, 2, 32 * MiB)).toHaveLength(4);
+  it('splits a file into up to eight ranges per thread of at least the least size, covering each byte once', () => {
+    expect(byteRanges(32, 2, 0)).toEqual(Array.from({ length: 16 }, (_, i) => ({ start: 2 * i, end: 2 * i + 2 })));
+    expect(byteRanges(350 * MiB, 2, 4 * MiB)).toHaveLength(16);
+    expect(byteRanges(350 * MiB, 2, 32 * MiB)).toHaveLength(10);
     expect(byteRanges(70 * MiB, 4, 32 * MiB)).toEqual([
       { start: 0, end: 35 * MiB },
       { start: 35 * MiB, end: 70 * MiB },

@@ -9,10 +9,10 @@ import { provenanceOf, type RunProvenance, type RunSummary } from '../scoring/su
 import { pairedTTest, wilcoxonSignedRank } from '../stats/classical.js';
 import { holmAdjust } from '../stats/holm.js';
 import { mcnemar } from '../stats/mcnemar.js';
-import { meanIntervals, pairedRateInterval } from '../stats/mean-interval.js';
+import { type MeanInterval, meanIntervals, pairedRateInterval } from '../stats/mean-interval.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
-import { pairedRandomizationTest } from '../stats/randomization.js';
+import { pairedRandomizationTest, type RandomizationResult } from '../stats/randomization.js';
 import { type GateName, GATED_TESTS, type GatedTest, gatedTest, gateMetric, isScoreGate, isUsageGate, usageGate, usageGateOf } from '../catalog/gates.js';
 import { USAGE_MEASURES } from '../catalog/metrics.js';
 import { type UsagePairs, usageTest } from './usage.js';
@@ -46,9 +46,9 @@ function neededBeyond(needed: number, paired: number): number | null {
   return Number.isFinite(needed) && needed > paired ? needed : null;
 }
 
-interface PairedColumns {
-  base: Float64Array;
-  head: Float64Array;
+export interface PairedColumns {
+  readonly base: Float64Array;
+  readonly head: Float64Array;
 }
 
 /** The columns a missing question fails in head: the gated tests' outcomes (retrieval not ok, answer wrong, not refused). */
@@ -258,47 +258,100 @@ function rateTest(
   };
 }
 
-/** Randomization tests and intervals for the graded metrics. */
-function gradedTests(metrics: readonly string[], columns: readonly PairedColumns[], config: CompareConfig): (RandomizationTest | null)[] {
-  const pairs = columns.map((values) => pairValues(values.base, values.head));
-  // One seed for every metric, so that a metric's interval does not depend on which others are tested with it.
-  const intervals = pairs.map(({ differences }) => meanIntervals([differences])[0]!);
-  return metrics.map((metric, index) => {
-    const { n, meanBase, meanHead, differences } = pairs[index]!;
-    if (n === 0) return null;
-    const { delta, pValue, permutations, monteCarloSE, tailBound } = pairedRandomizationTest(pairs[index]!, {
-      permutations: config.permutations,
-      seed: metric,
-      alpha: config.alpha,
-    });
-    let squares = 0;
-    for (const d of differences) squares += (d - delta) ** 2;
-    const sd = Math.sqrt(squares / Math.max(1, n - 1));
-    const significant = pValue < config.alpha;
-    return {
-      kind: 'randomization',
-      metric,
-      gate: null,
-      n,
-      base: meanBase,
-      head: meanHead,
-      delta,
-      ci: intervals[index]!.ci,
-      ciMethod: intervals[index]!.method,
-      pValue,
-      permutations,
-      monteCarloSE,
-      tailBound,
-      extra: {
-        ...(config.extraTests.has('t') ? { t: pairedTTest(differences) } : {}),
-        ...(config.extraTests.has('wilcoxon') ? { wilcoxon: wilcoxonSignedRank(differences) } : {}),
-      },
-      adjustedPValue: null,
-      significant,
-      gateOutcome: null,
-      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config.alpha }), n),
-    };
-  });
+/** What a graded metric's test reads of the comparison's settings: the same on any thread. */
+export type GradedTestConfig = Pick<CompareConfig, 'permutations' | 'alpha' | 'extraTests'>;
+
+/**
+ * The two halves of a graded metric's test, each drawn from its own seed (the interval's shared by every metric,
+ * so that a metric's interval does not depend on which others are tested with it; the randomization's the
+ * metric's name): each is the same whichever thread computes it, in any order. Null when no pair carries the metric.
+ */
+export const GRADED_HALVES = {
+  interval: (_metric: string, values: PairedColumns): MeanInterval | null => {
+    const { n, differences } = pairValues(values.base, values.head);
+    return n === 0 ? null : meanIntervals([differences])[0]!;
+  },
+  randomization: (metric: string, values: PairedColumns, config: GradedTestConfig): RandomizationResult | null => {
+    const pair = pairValues(values.base, values.head);
+    return pair.n === 0 ? null : pairedRandomizationTest(pair, { permutations: config.permutations, seed: metric, alpha: config.alpha });
+  },
+} as const;
+
+export type GradedHalf = keyof typeof GRADED_HALVES;
+
+/**
+ * A graded metric's randomization test and the interval of its mean difference, or null when no pair carries it;
+ * from its halves when they were computed elsewhere.
+ */
+export function gradedTest(
+  metric: string,
+  values: PairedColumns,
+  config: GradedTestConfig,
+  interval = GRADED_HALVES.interval(metric, values),
+  randomization = GRADED_HALVES.randomization(metric, values, config),
+): RandomizationTest | null {
+  if (interval === null || randomization === null) return null;
+  const { n, meanBase, meanHead, differences } = pairValues(values.base, values.head);
+  const { delta, pValue, permutations, monteCarloSE, tailBound } = randomization;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (differences[i]! - delta) ** 2;
+  const sd = Math.sqrt(squares / Math.max(1, n - 1));
+  const significant = pValue < config.alpha;
+  return {
+    kind: 'randomization',
+    metric,
+    gate: null,
+    n,
+    base: meanBase,
+    head: meanHead,
+    delta,
+    ci: interval.ci,
+    ciMethod: interval.method,
+    pValue,
+    permutations,
+    monteCarloSE,
+    tailBound,
+    extra: {
+      ...(config.extraTests.has('t') ? { t: pairedTTest(differences) } : {}),
+      ...(config.extraTests.has('wilcoxon') ? { wilcoxon: wilcoxonSignedRank(differences) } : {}),
+    },
+    adjustedPValue: null,
+    significant,
+    gateOutcome: null,
+    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config.alpha }), n),
+  };
+}
+
+/** The scores either run carries, as metrics: McNemar's when true/false in both runs, else graded. */
+function scoreMetrics(baseRun: QuestionOutcomes, headRun: QuestionOutcomes): { binary: string[]; graded: string[] } {
+  const scores = new Map<string, 'number' | 'boolean'>();
+  for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === 'number' ? 'number' : kind);
+  const names = [...scores.keys()].map(scoreMetric);
+  const binary = names.filter((metric) => scores.get(scoreNameOf(metric)) === 'boolean');
+  return { binary, graded: names.filter((metric) => !binary.includes(metric)) };
+}
+
+/** The pairing of a comparison, and the graded metrics it tests with their paired values. */
+export interface GradedInputs {
+  readonly pairing: Pairing;
+  readonly metrics: readonly string[];
+  readonly columns: readonly PairedColumns[];
+}
+
+/**
+ * What `compareRuns` pairs and tests by `gradedTest`, one metric each: the costliest part of a large comparison,
+ * which a caller with spare threads may compute there and hand to `compareRuns` (its `graded` option).
+ */
+export function gradedInputs(
+  baseRun: QuestionOutcomes,
+  headRun: QuestionOutcomes,
+  config: CompareConfig,
+  files: { base: string; head: string },
+  golden?: ReadonlySet<string>,
+): GradedInputs {
+  const pairing = pairQuestions(baseRun, headRun, files, { missing: config.missing, golden });
+  const metrics = [...config.gradedMetrics, ...scoreMetrics(baseRun, headRun).graded];
+  return { pairing, metrics, columns: metrics.map((metric) => paired(baseRun, headRun, pairing, metric)) };
 }
 
 /**
@@ -380,10 +433,13 @@ export function compareRuns(
     readonly notRescorable?: ReadonlyMap<string, NotRescorable>;
     /** Holdout questions already taken out of both runs. */
     readonly holdoutLeftOut?: readonly string[];
+    /** `gradedInputs` of these runs and `gradedTest` of each of its metrics, in its order, when computed elsewhere. */
+    readonly graded?: { readonly inputs: GradedInputs; readonly tests: readonly (RandomizationTest | null)[] };
   } = {},
 ): Comparison {
   const golden = options.golden;
-  const pairing = pairQuestions(baseRun, headRun, files, { missing: config.missing, golden });
+  const inputs = options.graded?.inputs ?? gradedInputs(baseRun, headRun, config, files, golden);
+  const { pairing } = inputs;
   const pairedCount = pairing.headRows.length;
   const gated = new Set<string>(config.failOn);
   // A paired question that lost an outcome counts as failed in its tests, as a missing one does, unless missing
@@ -410,18 +466,10 @@ export function compareRuns(
     repeated ? rateTest(metric, values, pairedCounts(baseRun, headRun, pairing, column), config, keep) : binaryTest(metric, values, config, keep);
   const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, tested(test.column), pairFilters[test.pairs]));
   // Every score either run carries gets its paired test: McNemar when true/false in both runs, else randomization.
-  const scores = new Map<string, 'number' | 'boolean'>();
-  for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === 'number' ? 'number' : kind);
-  const scoreNames = [...scores.keys()].map(scoreMetric);
-  const binaryScores = scoreNames.filter((metric) => scores.get(scoreNameOf(metric)) === 'boolean');
-  const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
+  const binaryScores = scoreMetrics(baseRun, headRun).binary;
   const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, tested(metric, gated.has(metric))));
-  const gradedMetrics = [...config.gradedMetrics, ...gradedScores];
-  const graded = gradedTests(
-    gradedMetrics,
-    gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
-    config,
-  );
+  const graded = options.graded?.tests ?? inputs.metrics.map((metric, index) => gradedTest(metric, inputs.columns[index]!, config));
+  if (graded.length !== inputs.metrics.length) throw new Error(`compareRuns: ${graded.length} graded tests given for ${inputs.metrics.length} metrics`);
   const usage = usageTests(baseRun, headRun, pairing, config);
   const testsBeforeGate = adjustGatedTests(
     [...binary, ...scoreTests, ...graded, ...usage].filter((test): test is PairedTest => test !== null),
