@@ -68880,12 +68880,13 @@ function mean2(values, rows) {
 function proportion(values, rows, hit, keep = () => true, rates) {
   let n = 0;
   let count2 = 0;
+  const passRates = rates && hit(1) && !hit(0);
   for (let j = 0; j < rows.length; j++) {
     const row = rows[j];
     const value2 = values[row];
     if (Number.isNaN(value2) || !keep(row)) continue;
     n++;
-    if (rates && hit(1) && !hit(0)) count2 += value2;
+    if (passRates) count2 += value2;
     else if (hit(value2)) count2++;
   }
   return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
@@ -69515,12 +69516,15 @@ function pairQuestions(base, head, files, rules) {
   const headRows = [];
   const added = [];
   const labelsChanged = [];
-  const inHead = /* @__PURE__ */ new Set();
+  const inHead = new Uint8Array(base.ids.length);
   head.ids.forEach((id2, headRow) => {
-    inHead.add(id2);
     const baseRow = baseRowOf.get(id2);
-    if (baseRow === void 0) added.push(id2);
-    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id2);
+    if (baseRow === void 0) {
+      added.push(id2);
+      return;
+    }
+    inHead[baseRow] = 1;
+    if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id2);
     else {
       baseRows.push(baseRow);
       headRows.push(headRow);
@@ -69530,7 +69534,7 @@ function pairQuestions(base, head, files, rules) {
   const excluded = [];
   const missingRows = [];
   base.ids.forEach((id2, row) => {
-    if (inHead.has(id2)) return;
+    if (inHead[row] === 1) return;
     if (rules.golden !== void 0 && !rules.golden.has(id2)) removed.push(id2);
     else if (rules.missing === "fail") missingRows.push(row);
     else excluded.push(id2);

@@ -36,12 +36,16 @@ export function pairQuestions(base: QuestionOutcomes, head: QuestionOutcomes, fi
   const headRows: number[] = [];
   const added: string[] = [];
   const labelsChanged: string[] = [];
-  const inHead = new Set<string>();
+  // Base rows whose id the head holds: marked by row rather than kept as a set of ids, which would hash each again.
+  const inHead = new Uint8Array(base.ids.length);
   head.ids.forEach((id, headRow) => {
-    inHead.add(id);
     const baseRow = baseRowOf.get(id);
-    if (baseRow === undefined) added.push(id);
-    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id);
+    if (baseRow === undefined) {
+      added.push(id);
+      return;
+    }
+    inHead[baseRow] = 1;
+    if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id);
     else {
       baseRows.push(baseRow);
       headRows.push(headRow);
@@ -51,7 +55,7 @@ export function pairQuestions(base: QuestionOutcomes, head: QuestionOutcomes, fi
   const excluded: string[] = [];
   const missingRows: number[] = [];
   base.ids.forEach((id, row) => {
-    if (inHead.has(id)) return;
+    if (inHead[row] === 1) return;
     if (rules.golden !== undefined && !rules.golden.has(id)) removed.push(id);
     else if (rules.missing === 'fail') missingRows.push(row);
     else excluded.push(id);

@@ -83,12 +83,13 @@ function proportion(
 ): MetricSummary {
   let n = 0;
   let count = 0;
+  const passRates = rates && hit(1) && !hit(0);
   for (let j = 0; j < rows.length; j++) {
     const row = rows[j]!;
     const value = values[row]!;
     if (Number.isNaN(value) || !keep(row)) continue;
     n++;
-    if (rates && hit(1) && !hit(0)) count += value;
+    if (passRates) count += value;
     else if (hit(value)) count++;
   }
   return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
