@@ -2,7 +2,9 @@ import type { SettingName, SettingOrigin, Settings } from '../core/catalog/setti
 import { InputError, type InputProblem, SettingError } from '../core/errors.js';
 import { monitorReport, type MonitorReport, rephrasedTurns } from '../core/monitor/monitor.js';
 import { EMBEDDING_THRESHOLD, LEXICAL_THRESHOLD } from '../core/catalog/thresholds.js';
+import { drawConversations, type LabellingRow, labellingRows } from '../core/monitor/sample.js';
 import { lexicalSimilarity } from '../core/monitor/similarity.js';
+import type { Seed } from '../core/stats/random.js';
 import { type CandidatePair, rephraseCandidates } from '../core/monitor/turns.js';
 import { cosine } from '../core/stats/cosine.js';
 import { createJudgeClient, judgeSettings } from '../judge/setup.js';
@@ -23,7 +25,7 @@ export interface MonitorRun {
   readonly measure: SimilarityMeasure;
   readonly pairs: readonly CandidatePair[];
   readonly similarities: readonly number[];
-  /** The turns found rephrased (indexes into read.turns). */
+  /** The turns found rephrased (indexes into read.turns' columns). */
   readonly rephrased: ReadonlySet<number>;
   readonly withinMs: number;
 }
@@ -38,20 +40,22 @@ const located = (location: LogLocation, message: string): InputProblem => ({ ...
 
 /** The log's own embeddings' cosines for each pair; every turn must carry one, pairs of one dimension. */
 function logEmbeddingCosines(read: ReadLogs, pairs: readonly CandidatePair[]): number[] {
-  const missing = read.turns.flatMap((turn, i) =>
-    turn.embedding === undefined ? [located(read.locations[i]!, 'is required with similarity embeddings')] : [],
-  );
-  if (missing.length > 0) throw new InputError(missing.slice(0, 20), missing.length);
+  const { withoutEmbedding, embeddings } = read.turns;
+  if (withoutEmbedding.count > 0)
+    throw new InputError(
+      withoutEmbedding.first.map((index) => located(read.location(index), 'is required with similarity embeddings')),
+      withoutEmbedding.count,
+    );
   return pairs.map(({ first, next }) => {
-    const a = read.turns[first]!.embedding!;
-    const b = read.turns[next]!.embedding!;
+    const a = embeddings![first]!;
+    const b = embeddings![next]!;
     if (a.length !== b.length)
       throw InputError.single(
-        located(read.locations[next]!, `has ${b.length} dimensions, but the session's previous turn (line ${read.locations[first]!.line}) has ${a.length}`),
+        located(read.location(next), `has ${b.length} dimensions, but the session's previous turn (line ${read.location(first).line}) has ${a.length}`),
       );
     const value = cosine(a, b);
     if (!Number.isFinite(value))
-      throw InputError.single(located(read.locations[Number.isFinite(cosine(a, a)) ? next : first]!, 'is all zeros: it has no direction'));
+      throw InputError.single(located(read.location(Number.isFinite(cosine(a, a)) ? next : first), 'is all zeros: it has no direction'));
     return value;
   });
 }
@@ -71,8 +75,8 @@ export async function monitorLogs(
   const read = await readLogs(files, settings['log-fields']);
   const pairs = rephraseCandidates(read.turns, settings['rephrase-within']);
   const measure: SimilarityMeasure =
-    settings.similarity === 'auto' ? (read.turns.every((turn) => turn.embedding !== undefined) ? 'embeddings' : 'lexical') : settings.similarity;
-  const query = (index: number) => read.turns[index]!.query;
+    settings.similarity === 'auto' ? (read.turns.withoutEmbedding.count === 0 ? 'embeddings' : 'lexical') : settings.similarity;
+  const query = (index: number) => read.turns.query[index]!;
   let similarities: number[];
   if (measure === 'lexical') similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
   else if (measure === 'embeddings') similarities = logEmbeddingCosines(read, pairs);
@@ -135,6 +139,13 @@ export function monitorOutput(run: MonitorRun, embeddingModel: string): MonitorO
     issueMarker: monitorIssueMarker,
     alert: report.windows[report.current]!.alerts.length > 0,
   };
+}
+
+/** `monitor sample`'s labelling rows: `n` conversations drawn with `seed`, their turns read again whole. */
+export async function sampleRows(run: MonitorRun, n: number, seed: Seed): Promise<LabellingRow[]> {
+  const drawn = drawConversations(run.read.turns, n, seed);
+  const turns = await run.read.turnsAt(drawn.flatMap((conversation) => conversation.turns));
+  return labellingRows(drawn, (index) => turns.get(index)!, run.rephrased);
 }
 
 /** What `monitor sample` says it wrote, and what to do with the file. */

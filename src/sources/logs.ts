@@ -1,8 +1,9 @@
 import { InputError, ProblemCollector } from '../core/errors.js';
 import { LOG_FIELDS, type LogField } from '../core/catalog/log-fields.js';
 import { LOG_FIELD_ALIASES, logRecordSchema, turnOf } from '../core/monitor/log-record.js';
-import type { Turn } from '../core/monitor/turns.js';
-import { readLines } from './lines.js';
+import { type Turn, type TurnColumns, TurnColumnsBuilder } from '../core/monitor/turns.js';
+import { grownFloat64, grownInt32 } from '../core/scoring/query-entries.js';
+import { type LinePlace, readLines, readLinesAt } from './lines.js';
 import { formatFieldPath, readFailure } from './read-problems.js';
 
 /** Your log's field names for rag-gate's: yours → ours. */
@@ -14,11 +15,28 @@ export interface LogLocation {
 }
 
 export interface ReadLogs {
-  readonly turns: Turn[];
-  /** Where each turn was read, aligned with `turns`. */
-  readonly locations: LogLocation[];
+  /** The turns' columns, in the order read (file by file). */
+  readonly turns: TurnColumns;
+  /** Where turn i was read. */
+  location(index: number): LogLocation;
+  /**
+   * The turns at these indexes whole (answers and all), read again where they are and nothing else of the files.
+   * Fails when a file no longer holds the turn it held.
+   */
+  turnsAt(indexes: readonly number[]): Promise<Map<number, Turn>>;
   /** OpenTelemetry spans without a user query (retrieval, tool and other spans of a trace), passed over. */
   readonly spansWithoutQuery: number;
+}
+
+/** Where each turn is, to read it again: its file, line, the line's bytes, and which of the line's turns it is. */
+interface TurnPlaces {
+  readonly files: readonly string[];
+  readonly file: Int32Array;
+  readonly line: Float64Array;
+  readonly offset: Float64Array;
+  readonly byteLength: Float64Array;
+  /** Which of its line's turns (an OTLP line holds a span a turn); 0 for a JSON Lines turn. */
+  readonly nth: Int32Array;
 }
 
 /** An OTLP JSON attribute value (`{"stringValue": …}` and its kin) as a plain value. */
@@ -80,53 +98,79 @@ function renamed(object: Record<string, unknown>, fieldMap: LogFieldMap): { fiel
   return { fields, names };
 }
 
+/** The turns of a line (none when it has problems, added to `problems`, or is blank). */
+function lineTurns(file: string, line: number, text: string, fieldMap: LogFieldMap, problems: ProblemCollector, spans: { withoutQuery: number }): Turn[] {
+  if (text.trim() === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    problems.add({ file, line, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+    return [];
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.add({ file, line, message: 'must be a JSON object: one conversation turn per line' });
+    return [];
+  }
+  const otlp = 'resourceSpans' in value;
+  const turns: Turn[] = [];
+  for (const object of otlp ? otlpSpans(value) : [value as Record<string, unknown>]) {
+    const { fields, names, clash } = renamed(object, fieldMap);
+    if (clash !== undefined) {
+      problems.add({ file, line, message: clash });
+      continue;
+    }
+    if (otlp && fields.user_query === undefined) {
+      spans.withoutQuery++;
+      continue;
+    }
+    const parsed = logRecordSchema.safeParse(fields);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const [first, ...rest] = issue.path;
+        const field = first === undefined ? undefined : formatFieldPath([names.get(String(first)) ?? String(first), ...rest]);
+        problems.add({ file, line, ...(field === undefined ? {} : { field }), message: issue.message });
+      }
+      continue;
+    }
+    turns.push(turnOf(parsed.data));
+  }
+  return turns;
+}
+
 /**
- * Reads conversation logs (JSON Lines: one turn per line, or OTLP JSON export lines of spans) into turns. Every
- * problem names its file, line and field in your spelling; up to 20 are listed and nothing is returned when there
- * is one.
+ * Reads conversation logs (JSON Lines: one turn per line, or OTLP JSON export lines of spans) into turns, streamed:
+ * each turn is kept as the monitor's columns and where it was read, its answer only as its refusal. Every problem
+ * names its file, line and field in your spelling; up to 20 are listed and nothing is returned when there is one.
  */
 export async function readLogs(files: readonly string[], fieldMap: LogFieldMap): Promise<ReadLogs> {
   const problems = new ProblemCollector();
-  const turns: Turn[] = [];
-  const locations: LogLocation[] = [];
-  let spansWithoutQuery = 0;
-  for (const file of files) {
+  const builder = new TurnColumnsBuilder();
+  let size = 0;
+  let fileOf: Int32Array = new Int32Array(1024);
+  let lineOf: Float64Array = new Float64Array(1024);
+  let offsetOf: Float64Array = new Float64Array(1024);
+  let lengthOf: Float64Array = new Float64Array(1024);
+  let nthOf: Int32Array = new Int32Array(1024);
+  const spans = { withoutQuery: 0 };
+  for (const [fileIndex, file] of files.entries()) {
     try {
-      for await (const { text, line, notUtf8 } of readLines(file, problems)) {
-        if (notUtf8 || text.trim() === '') continue;
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          problems.add({ file, line, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
-          continue;
-        }
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-          problems.add({ file, line, message: 'must be a JSON object: one conversation turn per line' });
-          continue;
-        }
-        const otlp = 'resourceSpans' in value;
-        for (const object of otlp ? otlpSpans(value) : [value as Record<string, unknown>]) {
-          const { fields, names, clash } = renamed(object, fieldMap);
-          if (clash !== undefined) {
-            problems.add({ file, line, message: clash });
-            continue;
-          }
-          if (otlp && fields.user_query === undefined) {
-            spansWithoutQuery++;
-            continue;
-          }
-          const parsed = logRecordSchema.safeParse(fields);
-          if (!parsed.success) {
-            for (const issue of parsed.error.issues) {
-              const [first, ...rest] = issue.path;
-              const field = first === undefined ? undefined : formatFieldPath([names.get(String(first)) ?? String(first), ...rest]);
-              problems.add({ file, line, ...(field === undefined ? {} : { field }), message: issue.message });
-            }
-            continue;
-          }
-          turns.push(turnOf(parsed.data));
-          locations.push({ file, line });
+      for await (const { text, line, notUtf8, offset, byteLength } of readLines(file, problems)) {
+        if (notUtf8) continue;
+        const turns = lineTurns(file, line, text, fieldMap, problems, spans);
+        for (const [nth, turn] of turns.entries()) {
+          builder.add(turn);
+          const index = size++;
+          fileOf = grownInt32(fileOf, size);
+          lineOf = grownFloat64(lineOf, size);
+          offsetOf = grownFloat64(offsetOf, size);
+          lengthOf = grownFloat64(lengthOf, size);
+          nthOf = grownInt32(nthOf, size);
+          fileOf[index] = fileIndex;
+          lineOf[index] = line;
+          offsetOf[index] = offset!;
+          lengthOf[index] = byteLength!;
+          nthOf[index] = nth;
         }
       }
     } catch (error) {
@@ -135,6 +179,55 @@ export async function readLogs(files: readonly string[], fieldMap: LogFieldMap):
     }
   }
   problems.throwIfAny();
-  if (turns.length === 0) throw InputError.single({ file: files.join(', '), message: 'no conversation turns: the logs hold no line with a user query' });
-  return { turns, locations, spansWithoutQuery };
+  if (size === 0) throw InputError.single({ file: files.join(', '), message: 'no conversation turns: the logs hold no line with a user query' });
+  const places: TurnPlaces = {
+    files,
+    file: fileOf.subarray(0, size),
+    line: lineOf.subarray(0, size),
+    offset: offsetOf.subarray(0, size),
+    byteLength: lengthOf.subarray(0, size),
+    nth: nthOf.subarray(0, size),
+  };
+  return {
+    turns: builder.build(),
+    location: (index) => ({ file: files[fileOf[index]!]!, line: lineOf[index]! }),
+    turnsAt: (indexes) => readTurnsAt(places, fieldMap, indexes),
+    spansWithoutQuery: spans.withoutQuery,
+  };
+}
+
+async function readTurnsAt(places: TurnPlaces, fieldMap: LogFieldMap, indexes: readonly number[]): Promise<Map<number, Turn>> {
+  const wanted = [...new Set(indexes)].sort((a, b) => places.file[a]! - places.file[b]! || places.offset[a]! - places.offset[b]! || a - b);
+  const turns = new Map<number, Turn>();
+  for (let first = 0; first < wanted.length;) {
+    const fileIndex = places.file[wanted[first]!]!;
+    const file = places.files[fileIndex]!;
+    let last = first;
+    while (last + 1 < wanted.length && places.file[wanted[last + 1]!] === fileIndex) last++;
+    const ofFile = wanted.slice(first, last + 1);
+    // The lines of the file's wanted turns, each once (an OTLP line holds several turns).
+    const lines: LinePlace[] = [];
+    for (const index of ofFile) {
+      const offset = places.offset[index]!;
+      if (lines.at(-1)?.offset !== offset) lines.push({ line: places.line[index]!, offset, byteLength: places.byteLength[index]! });
+    }
+    const changed = () => new Error(`${file} is not what it was when it was first read; was it changed meanwhile?`);
+    const problems = new ProblemCollector();
+    const byOffset = new Map<number, Turn[]>();
+    try {
+      for await (const { text, line, offset } of readLinesAt(file, lines, problems)) {
+        byOffset.set(offset!, lineTurns(file, line, text, fieldMap, problems, { withoutQuery: 0 }));
+      }
+    } catch (error) {
+      throw readFailure(file, error);
+    }
+    if (problems.count > 0) throw changed();
+    for (const index of ofFile) {
+      const turn = byOffset.get(places.offset[index]!)?.[places.nth[index]!];
+      if (turn === undefined) throw changed();
+      turns.set(index, turn);
+    }
+    first = last + 1;
+  }
+  return turns;
 }

@@ -1,7 +1,7 @@
 import { holmAdjust } from '../stats/holm.js';
 import { newcombeInterval, twoProportionTest } from '../stats/two-proportions.js';
 import { wilsonInterval } from '../stats/wilson.js';
-import { type CandidatePair, isRefusal, type Turn } from './turns.js';
+import type { CandidatePair, TurnColumns } from './turns.js';
 import { cutWindows, type WindowBounds, type WindowPlan } from './windows.js';
 
 /** The two production signals: a user asking again (rephrase) and the system declining to answer (refusal). */
@@ -87,25 +87,24 @@ function windowRate(count: number, n: number): WindowRate {
  * (`similarities[i]` for `pairs[i]`) is at least the threshold; the rephrase rate is rephrased turns / turns and the
  * refusal rate refused turns / turns, in the window of the turn's time. Needs at least one turn.
  */
-export function monitorReport(
-  turns: readonly Turn[],
-  pairs: readonly CandidatePair[],
-  similarities: readonly number[],
-  settings: MonitorSettings,
-): MonitorReport {
-  const rephrased = rephrasedTurns(pairs, similarities, settings.threshold);
-  const { windows: bounds, windowOf } = cutWindows(
-    turns.map((turn) => turn.at),
-    settings.plan,
-  );
-  const counts = bounds.map(() => ({ turns: 0, rephrase: 0, refusal: 0, sessions: new Set<string>() }));
-  turns.forEach((turn, i) => {
+export function monitorReport(turns: TurnColumns, pairs: readonly CandidatePair[], similarities: readonly number[], settings: MonitorSettings): MonitorReport {
+  const rephrased = new Uint8Array(turns.size);
+  let rephrases = 0;
+  pairs.forEach((pair, i) => {
+    if (similarities[i]! >= settings.threshold && rephrased[pair.first] === 0) {
+      rephrased[pair.first] = 1;
+      rephrases++;
+    }
+  });
+  const { windows: bounds, windowOf } = cutWindows(turns.at, settings.plan);
+  const counts = bounds.map(() => ({ turns: 0, rephrase: 0, refusal: 0, sessions: new Set<number>() }));
+  for (let i = 0; i < turns.size; i++) {
     const window = counts[windowOf[i]!]!;
     window.turns++;
-    window.sessions.add(turn.session);
-    if (rephrased.has(i)) window.rephrase++;
-    if (isRefusal(turn)) window.refusal++;
-  });
+    window.sessions.add(turns.session[i]!);
+    window.rephrase += rephrased[i]!;
+    window.refusal += turns.refused[i]!;
+  }
   const windows: MonitorWindow[] = [];
   let baseline: number | null = null;
   bounds.forEach((bound, index) => {
@@ -155,11 +154,11 @@ export function monitorReport(
     windows,
     current: current.index,
     status,
-    turns: turns.length,
-    sessions: new Set(turns.map((turn) => turn.session)).size,
+    turns: turns.size,
+    sessions: turns.sessionIds.length,
     pairs: pairs.length,
-    rephrases: rephrased.size,
-    refusalsDetected: turns.filter((turn) => turn.refused === undefined).length,
+    rephrases,
+    refusalsDetected: turns.refusalsDetected,
     settings,
   };
 }

@@ -1,7 +1,7 @@
 import { questionId } from '../derived-ids.js';
 import { byKey } from '../code-unit-order.js';
 import { Random, type Seed } from '../stats/random.js';
-import { isRefusal, sessionsOf, type Turn } from './turns.js';
+import { isRefusal, sessionsOf, type Turn, type TurnColumns } from './turns.js';
 
 /**
  * A row of the labelling file `monitor sample` writes: one user turn of a sampled conversation, in the golden set's
@@ -28,13 +28,20 @@ export interface LabellingRow {
   readonly notes: '';
 }
 
+/** A conversation drawn: its session id and its turns' indexes, by time. */
+export interface DrawnConversation {
+  readonly session: string;
+  readonly turns: readonly number[];
+}
+
 /**
  * `n` whole conversations drawn without replacement (all of them when there are fewer), uniformly with the seeded
  * generator over the sessions in id order, so the same log and seed give the same sample. Sessions in the order
  * drawn, each one's turns by time.
  */
-export function sampleConversations(turns: readonly Turn[], rephrased: ReadonlySet<number>, n: number, seed: Seed): LabellingRow[] {
-  const sessions = [...sessionsOf(turns)].sort(byKey);
+export function drawConversations(turns: TurnColumns, n: number, seed: Seed): DrawnConversation[] {
+  const { order, start } = sessionsOf(turns);
+  const sessions = turns.sessionIds.map((id, s): [string, number] => [id, s]).sort(byKey);
   const random = new Random(seed);
   const count = Math.min(n, sessions.length);
   // A partial Fisher–Yates shuffle: the first `count` places are a uniform sample.
@@ -42,9 +49,14 @@ export function sampleConversations(turns: readonly Turn[], rephrased: ReadonlyS
     const j = i + random.nextBelow(sessions.length - i);
     [sessions[i], sessions[j]] = [sessions[j]!, sessions[i]!];
   }
-  return sessions.slice(0, count).flatMap(([session, indexes]) =>
-    indexes.map((index, position): LabellingRow => {
-      const turn = turns[index]!;
+  return sessions.slice(0, count).map(([session, s]) => ({ session, turns: [...order.subarray(start[s]!, start[s + 1]!)] }));
+}
+
+/** The labelling rows of the drawn conversations, given each of their turns as read (`turnAt`). */
+export function labellingRows(drawn: readonly DrawnConversation[], turnAt: (index: number) => Turn, rephrased: ReadonlySet<number>): LabellingRow[] {
+  return drawn.flatMap(({ session, turns }) =>
+    turns.map((index, position): LabellingRow => {
+      const turn = turnAt(index);
       return {
         id: questionId(turn.query),
         question: turn.query,

@@ -1,4 +1,5 @@
 import { detectRefusal } from '../measures/refusal.js';
+import { grownBytes, grownFloat64, grownInt32 } from '../scoring/query-entries.js';
 
 /** One user turn of a conversation log: the query, and the answer it got. */
 export interface Turn {
@@ -18,6 +19,90 @@ export function isRefusal(turn: Turn): boolean {
   return turn.refused ?? detectRefusal(turn.answer ?? '');
 }
 
+/**
+ * What the monitor keeps of the log's turns, as columns in the log's order: a million turns of answers are most
+ * of a log's bytes and none of its report, so each answer is read into its refusal and let go.
+ */
+export interface TurnColumns {
+  readonly size: number;
+  /** The sessions' ids, in order of first appearance. */
+  readonly sessionIds: readonly string[];
+  /** Each turn's session: an index into sessionIds. */
+  readonly session: Int32Array;
+  readonly at: Float64Array;
+  readonly query: readonly string[];
+  /** 1 where the turn refused (isRefusal). */
+  readonly refused: Uint8Array;
+  /** Turns whose refusal came from the text detector (no `refused` field). */
+  readonly refusalsDetected: number;
+  /** Turns without an embedding: how many, and the first few (indexes). */
+  readonly withoutEmbedding: { readonly count: number; readonly first: readonly number[] };
+  /** Each turn's embedding while every turn has one; undefined as soon as one has none (then none is used). */
+  readonly embeddings: readonly (readonly number[])[] | undefined;
+}
+
+/** Turns without an embedding named by index: as many as an error lists. */
+const WITHOUT_EMBEDDING_LISTED = 20;
+
+/** Builds TurnColumns one turn at a time, so that no Turn outlives its line. */
+export class TurnColumnsBuilder {
+  private size = 0;
+  private readonly sessionIndex = new Map<string, number>();
+  private readonly sessionIds: string[] = [];
+  private session: Int32Array = new Int32Array(1024);
+  private at: Float64Array = new Float64Array(1024);
+  private refused: Uint8Array = new Uint8Array(1024);
+  private readonly query: string[] = [];
+  private refusalsDetected = 0;
+  private withoutEmbedding = 0;
+  private readonly firstWithoutEmbedding: number[] = [];
+  private embeddings: (readonly number[])[] | undefined = [];
+
+  add(turn: Turn): void {
+    const index = this.size++;
+    let session = this.sessionIndex.get(turn.session);
+    if (session === undefined) {
+      session = this.sessionIds.length;
+      this.sessionIndex.set(turn.session, session);
+      this.sessionIds.push(turn.session);
+    }
+    this.session = grownInt32(this.session, this.size);
+    this.at = grownFloat64(this.at, this.size);
+    this.refused = grownBytes(this.refused, this.size);
+    this.session[index] = session;
+    this.at[index] = turn.at;
+    this.refused[index] = isRefusal(turn) ? 1 : 0;
+    this.query.push(turn.query);
+    if (turn.refused === undefined) this.refusalsDetected++;
+    if (turn.embedding === undefined) {
+      this.withoutEmbedding++;
+      if (this.firstWithoutEmbedding.length < WITHOUT_EMBEDDING_LISTED) this.firstWithoutEmbedding.push(index);
+      this.embeddings = undefined;
+    } else this.embeddings?.push(turn.embedding);
+  }
+
+  build(): TurnColumns {
+    return {
+      size: this.size,
+      sessionIds: this.sessionIds,
+      session: this.session.subarray(0, this.size),
+      at: this.at.subarray(0, this.size),
+      query: this.query,
+      refused: this.refused.subarray(0, this.size),
+      refusalsDetected: this.refusalsDetected,
+      withoutEmbedding: { count: this.withoutEmbedding, first: this.firstWithoutEmbedding },
+      embeddings: this.embeddings,
+    };
+  }
+}
+
+/** The columns of these turns. */
+export function turnColumns(turns: readonly Turn[]): TurnColumns {
+  const builder = new TurnColumnsBuilder();
+  for (const turn of turns) builder.add(turn);
+  return builder.build();
+}
+
 /** A query and the next one of its session, asked within the rephrase window: a pair whose similarity decides. */
 export interface CandidatePair {
   /** Indexes into the turns. */
@@ -25,26 +110,39 @@ export interface CandidatePair {
   readonly next: number;
 }
 
-/** The turns' indexes by session, each session ordered by time (turns at the same time keep the log's order). */
-export function sessionsOf(turns: readonly Turn[]): Map<string, number[]> {
-  const sessions = new Map<string, number[]>();
-  turns.forEach((turn, index) => {
-    const list = sessions.get(turn.session);
-    if (list === undefined) sessions.set(turn.session, [index]);
-    else list.push(index);
-  });
-  for (const list of sessions.values()) list.sort((a, b) => turns[a]!.at - turns[b]!.at || a - b);
-  return sessions;
+/**
+ * The turns' indexes by session, each session ordered by time (turns at the same time keep the log's order):
+ * session s's turns are `order[start[s]]` up to (not including) `order[start[s + 1]]`.
+ */
+export function sessionsOf(turns: TurnColumns): { readonly order: Int32Array; readonly start: Int32Array } {
+  const sessions = turns.sessionIds.length;
+  const start = new Int32Array(sessions + 1);
+  for (let i = 0; i < turns.size; i++) start[turns.session[i]! + 1]!++;
+  for (let s = 0; s < sessions; s++) start[s + 1]! += start[s]!;
+  const order = new Int32Array(turns.size);
+  const filled = start.slice(0, sessions);
+  for (let i = 0; i < turns.size; i++) order[filled[turns.session[i]!]!++] = i;
+  const { at } = turns;
+  for (let s = 0; s < sessions; s++) {
+    const from = start[s]!;
+    const to = start[s + 1]!;
+    let sorted = true;
+    for (let k = from + 1; k < to && sorted; k++) sorted = at[order[k - 1]!]! <= at[order[k]!]!;
+    // Indexes ascend within a session: a stable order by time is the order by time, then index.
+    if (!sorted) order.subarray(from, to).sort((a, b) => at[a]! - at[b]! || a - b);
+  }
+  return { order, start };
 }
 
 /** Each turn followed in its session by another asked at most `withinMs` later: the pairs to compare. */
-export function rephraseCandidates(turns: readonly Turn[], withinMs: number): CandidatePair[] {
+export function rephraseCandidates(turns: TurnColumns, withinMs: number): CandidatePair[] {
+  const { order, start } = sessionsOf(turns);
   const pairs: CandidatePair[] = [];
-  for (const list of sessionsOf(turns).values()) {
-    for (let i = 0; i + 1 < list.length; i++) {
-      const first = list[i]!;
-      const next = list[i + 1]!;
-      if (turns[next]!.at - turns[first]!.at <= withinMs) pairs.push({ first, next });
+  for (let s = 0; s + 1 < start.length; s++) {
+    for (let k = start[s]!; k + 1 < start[s + 1]!; k++) {
+      const first = order[k]!;
+      const next = order[k + 1]!;
+      if (turns.at[next]! - turns.at[first]! <= withinMs) pairs.push({ first, next });
     }
   }
   return pairs.sort((a, b) => a.first - b.first);

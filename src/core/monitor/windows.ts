@@ -13,19 +13,37 @@ export interface WindowBounds {
 export const MAX_WINDOWS = 10_000;
 
 /** The windows that cover `times` (not empty), in order, and the window of each time. */
-export function cutWindows(times: readonly number[], plan: WindowPlan): { windows: WindowBounds[]; windowOf: number[] } {
+export function cutWindows(times: ArrayLike<number>, plan: WindowPlan): { windows: WindowBounds[]; windowOf: Int32Array } {
+  const windowOf = new Int32Array(times.length);
   if (plan.kind === 'deploys') {
     const at = [...new Set(plan.at)].sort((a, b) => a - b);
     const windows: WindowBounds[] = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
-    const windowOf = times.map((time) => at.filter((deploy) => deploy <= time).length);
+    for (let i = 0; i < times.length; i++) {
+      // The deploys at or before the time (they ascend).
+      let low = 0;
+      let high = at.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (at[middle]! <= times[i]!) low = middle + 1;
+        else high = middle;
+      }
+      windowOf[i] = low;
+    }
     return { windows, windowOf };
   }
   const { lengthMs } = plan;
-  const first = Math.floor(times.reduce((low, time) => Math.min(low, time), Infinity) / lengthMs);
-  const last = Math.floor(times.reduce((high, time) => Math.max(high, time), -Infinity) / lengthMs);
+  let low = Infinity;
+  let high = -Infinity;
+  for (let i = 0; i < times.length; i++) {
+    low = Math.min(low, times[i]!);
+    high = Math.max(high, times[i]!);
+  }
+  const first = Math.floor(low / lengthMs);
+  const last = Math.floor(high / lengthMs);
   if (last - first + 1 > MAX_WINDOWS)
     throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1000} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
   const windows: WindowBounds[] = [];
   for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
-  return { windows, windowOf: times.map((time) => Math.floor(time / lengthMs) - first) };
+  for (let i = 0; i < times.length; i++) windowOf[i] = Math.floor(times[i]! / lengthMs) - first;
+  return { windows, windowOf };
 }

@@ -1,8 +1,7 @@
 import { Command, Option } from 'commander';
 import { cliSettings } from '../../core/catalog/settings.js';
-import { sampleConversations } from '../../core/monitor/sample.js';
 import { DEFAULT_SEED } from '../../core/stats/random.js';
-import { monitorLogs, monitorOutput, sampleWrittenText } from '../../pipeline/monitor.js';
+import { monitorLogs, monitorOutput, sampleRows, sampleWrittenText } from '../../pipeline/monitor.js';
 import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import { writeFileAtomic } from '../../sources/write.js';
 import type { CommandContext } from './context.js';
@@ -33,7 +32,7 @@ function sampleCommand(context: CommandContext): Command {
         return;
       }
       const run = await monitorLogs(settings, origins, process.env);
-      const rows = sampleConversations(run.read.turns, run.rephrased, options.n, options.seed);
+      const rows = await sampleRows(run, options.n, options.seed);
       await writeFileAtomic(options.out, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
       context.stdout(sampleWrittenText(run, rows, options.out));
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { monitorReport, type MonitorSettings } from '../../../src/core/monitor/monitor.js';
 import { lexicalSimilarity } from '../../../src/core/monitor/similarity.js';
-import { rephraseCandidates, type Turn } from '../../../src/core/monitor/turns.js';
+import { rephraseCandidates, type Turn, turnColumns } from '../../../src/core/monitor/turns.js';
 import { parseDuration, parseTimestamp } from '../../../src/core/catalog/parse/time.js';
 import { cutWindows } from '../../../src/core/monitor/windows.js';
 
@@ -24,9 +24,10 @@ function day(start: number, turns: number, rephrased: number, refused: number): 
 }
 
 function report(turns: readonly Turn[], settings: Partial<MonitorSettings> = {}) {
-  const pairs = rephraseCandidates(turns, 60_000);
+  const columns = turnColumns(turns);
+  const pairs = rephraseCandidates(columns, 60_000);
   return monitorReport(
-    turns,
+    columns,
     pairs,
     pairs.map(({ first, next }) => lexicalSimilarity(turns[first]!.query, turns[next]!.query)),
     { plan: { kind: 'fixed', lengthMs: DAY }, threshold: 0.6, alpha: 0.05, ceilings: { rephrase: 0.1, refusal: 0.15 }, ...settings },
@@ -107,13 +108,13 @@ describe('windows and times', () => {
       '2026-03-02T00:00:00.000Z',
       '2026-03-03T00:00:00.000Z',
     ]);
-    expect(fixed.windowOf).toEqual([0, 1, 2]);
+    expect([...fixed.windowOf]).toEqual([0, 1, 2]);
     const deploys = cutWindows(times, { kind: 'deploys', at: [MARCH_1 + DAY + 5] });
     expect(deploys.windows).toEqual([
       { start: null, end: MARCH_1 + DAY + 5 },
       { start: MARCH_1 + DAY + 5, end: null },
     ]);
-    expect(deploys.windowOf).toEqual([0, 1, 1]);
+    expect([...deploys.windowOf]).toEqual([0, 1, 1]);
     expect(() => cutWindows(times, { kind: 'fixed', lengthMs: 1000 })).toThrow(/more than 10000; use a longer window/);
   });
 
