@@ -24,6 +24,7 @@ export const SLOW_SUITES = [
   'test/core/stats/bootstrap.test.ts',
   'test/core/repeats/simulation.test.ts',
   'test/frontends/cli/threads.test.ts',
+  'test/frontends/cli/monitor-memory.test.ts',
 ];
 
 export default defineConfig({

@@ -1,6 +1,6 @@
 import { InputError, ProblemCollector } from '../core/errors.js';
 import { LOG_FIELDS, type LogField } from '../core/catalog/log-fields.js';
-import { LOG_FIELD_ALIASES, logRecordSchema, turnOf } from '../core/monitor/log-record.js';
+import { LOG_FIELD_ALIASES, logRecordSchema, plainTurn, turnOf } from '../core/monitor/log-record.js';
 import { type Turn, type TurnColumns, TurnColumnsBuilder } from '../core/monitor/turns.js';
 import { grownFloat64, grownInt32 } from '../core/scoring/query-entries.js';
 import { type LinePlace, readLines, readLinesAt } from './lines.js';
@@ -75,31 +75,46 @@ function otlpSpans(line: { resourceSpans?: unknown }): Record<string, unknown>[]
   return spans;
 }
 
-/**
- * The object under rag-gate's field names: the field map first, then rag-gate's own names, then the known aliases.
- * A field given twice (by two names) is a problem; every other field is read past.
- */
-function renamed(object: Record<string, unknown>, fieldMap: LogFieldMap): { fields: Record<string, unknown>; names: Map<string, string>; clash?: string } {
+/** The log field a key names: the field map first, then rag-gate's own names, then the known aliases. */
+function logFieldNamer(fieldMap: LogFieldMap): (key: string) => LogField | undefined {
+  const mappedAway = new Set(fieldMap.values());
+  const own = new Set<string>(LOG_FIELDS.filter((field) => !mappedAway.has(field)));
+  return (key) => {
+    const mapped = fieldMap.get(key);
+    if (mapped !== undefined) return mapped;
+    if (own.has(key)) return key as LogField;
+    const alias = LOG_FIELD_ALIASES.get(key);
+    return alias !== undefined && !mappedAway.has(alias) ? alias : undefined;
+  };
+}
+
+/** The object under rag-gate's field names. A field given twice (by two names) is a problem; every other field is read past. */
+function renamed(
+  object: Record<string, unknown>,
+  nameOf: (key: string) => LogField | undefined,
+): { fields: Record<string, unknown>; names: Map<string, string>; clash?: string } {
   const fields: Record<string, unknown> = {};
   const names = new Map<string, string>();
-  const mappedAway = new Set(fieldMap.values());
-  for (const [key, value] of Object.entries(object)) {
-    const alias = LOG_FIELD_ALIASES.get(key);
-    const ours =
-      fieldMap.get(key) ??
-      ((LOG_FIELDS as readonly string[]).includes(key) && !mappedAway.has(key as LogField) ? (key as LogField) : undefined) ??
-      (alias !== undefined && !mappedAway.has(alias) ? alias : undefined);
+  for (const key in object) {
+    const ours = nameOf(key);
     if (ours === undefined) continue;
     if (names.has(ours))
       return { fields, names, clash: `both "${names.get(ours)}" and "${key}" give ${ours}; keep one, or name yours with --log-field ${ours}=NAME` };
     names.set(ours, key);
-    fields[ours] = value;
+    fields[ours] = object[key];
   }
   return { fields, names };
 }
 
 /** The turns of a line (none when it has problems, added to `problems`, or is blank). */
-function lineTurns(file: string, line: number, text: string, fieldMap: LogFieldMap, problems: ProblemCollector, spans: { withoutQuery: number }): Turn[] {
+function lineTurns(
+  file: string,
+  line: number,
+  text: string,
+  nameOf: (key: string) => LogField | undefined,
+  problems: ProblemCollector,
+  spans: { withoutQuery: number },
+): Turn[] {
   if (text.trim() === '') return [];
   let value: unknown;
   try {
@@ -115,13 +130,18 @@ function lineTurns(file: string, line: number, text: string, fieldMap: LogFieldM
   const otlp = 'resourceSpans' in value;
   const turns: Turn[] = [];
   for (const object of otlp ? otlpSpans(value) : [value as Record<string, unknown>]) {
-    const { fields, names, clash } = renamed(object, fieldMap);
+    const { fields, names, clash } = renamed(object, nameOf);
     if (clash !== undefined) {
       problems.add({ file, line, message: clash });
       continue;
     }
     if (otlp && fields.user_query === undefined) {
       spans.withoutQuery++;
+      continue;
+    }
+    const plain = plainTurn(fields);
+    if (plain !== undefined) {
+      turns.push(plain);
       continue;
     }
     const parsed = logRecordSchema.safeParse(fields);
@@ -153,11 +173,12 @@ export async function readLogs(files: readonly string[], fieldMap: LogFieldMap):
   let lengthOf: Float64Array = new Float64Array(1024);
   let nthOf: Int32Array = new Int32Array(1024);
   const spans = { withoutQuery: 0 };
+  const nameOf = logFieldNamer(fieldMap);
   for (const [fileIndex, file] of files.entries()) {
     try {
       for await (const { text, line, notUtf8, offset, byteLength } of readLines(file, problems)) {
         if (notUtf8) continue;
-        const turns = lineTurns(file, line, text, fieldMap, problems, spans);
+        const turns = lineTurns(file, line, text, nameOf, problems, spans);
         for (const [nth, turn] of turns.entries()) {
           builder.add(turn);
           const index = size++;
@@ -199,6 +220,7 @@ export async function readLogs(files: readonly string[], fieldMap: LogFieldMap):
 async function readTurnsAt(places: TurnPlaces, fieldMap: LogFieldMap, indexes: readonly number[]): Promise<Map<number, Turn>> {
   const wanted = [...new Set(indexes)].sort((a, b) => places.file[a]! - places.file[b]! || places.offset[a]! - places.offset[b]! || a - b);
   const turns = new Map<number, Turn>();
+  const nameOf = logFieldNamer(fieldMap);
   for (let first = 0; first < wanted.length;) {
     const fileIndex = places.file[wanted[first]!]!;
     const file = places.files[fileIndex]!;
@@ -216,7 +238,7 @@ async function readTurnsAt(places: TurnPlaces, fieldMap: LogFieldMap, indexes: r
     const byOffset = new Map<number, Turn[]>();
     try {
       for await (const { text, line, offset } of readLinesAt(file, lines, problems)) {
-        byOffset.set(offset!, lineTurns(file, line, text, fieldMap, problems, { withoutQuery: 0 }));
+        byOffset.set(offset!, lineTurns(file, line, text, nameOf, problems, { withoutQuery: 0 }));
       }
     } catch (error) {
       throw readFailure(file, error);

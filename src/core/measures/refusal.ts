@@ -44,7 +44,18 @@ const escape = (phrase: string) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** A phrase counts only from the start of a word: "you don't have" is not "i don't have". */
 const REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join('|')})`, 'u');
 
+/** Tab, line feed, vertical tab, form feed, carriage return and space: the ASCII characters `trim` drops. */
+const isAsciiSpace = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
+const NOT_ASCII = /[^\x00-\x7f]/;
+
 export function detectRefusal(answer: string): boolean {
+  // When the head and the character after it are ASCII, NFKC, lower case and the apostrophes leave the head as it
+  // is (nothing later can join it: the ASCII character after it ends it), and trimming takes only the leading
+  // space (the trailing space it could leave cannot end a phrase). So only the head is read, not the whole answer.
+  let start = 0;
+  while (start < answer.length && isAsciiSpace(answer.charCodeAt(start))) start++;
+  const end = start + REFUSAL_PREFIX_CHARS;
+  if (end < answer.length && !NOT_ASCII.test(answer.slice(0, end + 1))) return REFUSAL_PATTERN.test(answer.slice(start, end).toLowerCase());
   // ‘ and ’ as ' (escaped: scripts/build.mjs keeps the bundle ASCII).
   const head = answer
     .normalize('NFKC')

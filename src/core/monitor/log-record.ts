@@ -71,3 +71,36 @@ export function turnOf(record: z.infer<typeof logRecordSchema>): Turn {
     ...(record.embedding === undefined ? {} : { embedding: record.embedding }),
   };
 }
+
+function isPlainEmbedding(value: unknown): value is number[] {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  for (let i = 0; i < value.length; i++) if (!Number.isFinite(value[i])) return false;
+  return true;
+}
+
+/**
+ * The turn of a plainly valid record (a string session id, a time parseTimestamp reads, string query and answer, a
+ * boolean refused, finite numbers for the embedding), checked by hand as the schema would read it: the schema's
+ * parse copies the record and is most of the reading. Undefined for any other record, which the schema reads and
+ * words the problems of. `test/core/monitor/log-record.test.ts` holds the two to the same turn.
+ */
+export function plainTurn(fields: Readonly<Record<string, unknown>>): Turn | undefined {
+  const { session_id: session, timestamp, user_query: query, answer, refused, embedding } = fields;
+  if (typeof session !== 'string' || typeof query !== 'string') return undefined;
+  const trimmed = session.trim();
+  if (trimmed === '') return undefined;
+  if (answer !== undefined && typeof answer !== 'string') return undefined;
+  if (refused !== undefined && typeof refused !== 'boolean') return undefined;
+  if (answer === undefined && refused === undefined) return undefined;
+  if (embedding !== undefined && !isPlainEmbedding(embedding)) return undefined;
+  const at = parseTimestamp(timestamp);
+  if (at === undefined) return undefined;
+  return turnOf({
+    session_id: trimmed,
+    timestamp: at,
+    user_query: query,
+    ...(answer === undefined ? {} : { answer }),
+    ...(refused === undefined ? {} : { refused }),
+    ...(embedding === undefined ? {} : { embedding: [...embedding] }),
+  });
+}

@@ -30,14 +30,18 @@ function trigramCounts(query: string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const word of contentWords(query)) {
     const padded = ` ${word} `;
-    const chars = Array.from(padded);
-    for (let i = 0; i + 3 <= chars.length; i++) {
-      const gram = chars.slice(i, i + 3).join('');
+    // A trigram is three code points: without surrogates, three code units (a plain slice, no array).
+    const chars = SURROGATE.test(word) ? Array.from(padded) : null;
+    const length = chars === null ? padded.length : chars.length;
+    for (let i = 0; i + 3 <= length; i++) {
+      const gram = chars === null ? padded.slice(i, i + 3) : chars.slice(i, i + 3).join('');
       counts.set(gram, (counts.get(gram) ?? 0) + 1);
     }
   }
   return counts;
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * The lexical similarity of two queries: the cosine of their character-trigram count vectors, built from their

@@ -74,4 +74,39 @@ describe('lexicalSimilarity', () => {
       }),
     );
   });
+
+  it('counts trigrams of code points, as Array.from splits a word, whether or not it has surrogates', () => {
+    // The measure as first written: every word split into code points, each trigram joined from three of them.
+    const counts = (query: string) => {
+      const grams = new Map<string, number>();
+      for (const word of contentWords(query)) {
+        const chars = Array.from(` ${word} `);
+        for (let i = 0; i + 3 <= chars.length; i++) grams.set(chars.slice(i, i + 3).join(''), (grams.get(chars.slice(i, i + 3).join('')) ?? 0) + 1);
+      }
+      return grams;
+    };
+    const byCodePoints = (a: string, b: string) => {
+      const [x, y] = [counts(a), counts(b)];
+      let [dot, normX, normY] = [0, 0, 0];
+      for (const [gram, count] of x) [normX, dot] = [normX + count * count, dot + count * (y.get(gram) ?? 0)];
+      for (const count of y.values()) normY += count * count;
+      return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
+    };
+    const query = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom('reset', 'pässword', '\ud835\udc00\ud835\udc01', 'x\ud83d\ude00y', '\ud800', '\udfff', ' ', 'Ⅳ', 'ﬃ'),
+          fc.string({ unit: 'binary', maxLength: 6 }),
+        ),
+        {
+          maxLength: 8,
+        },
+      )
+      .map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(query, query, (a, b) => Object.is(lexicalSimilarity(a, b), byCodePoints(a, b))),
+      { numRuns: 2000 },
+    );
+    expect(lexicalSimilarity('\ud835\udc00\ud835\udc01\ud835\udc02', '\ud835\udc00\ud835\udc01\ud835\udc02')).toBe(1);
+  });
 });
