@@ -88,11 +88,27 @@ function logFieldNamer(fieldMap: LogFieldMap): (key: string) => LogField | undef
   };
 }
 
-/** The object under rag-gate's field names. A field given twice (by two names) is a problem; every other field is read past. */
+const LOG_FIELD_NAMES: ReadonlySet<string> = new Set(LOG_FIELDS);
+/** No field renamed: each of rag-gate's fields under its own name. */
+const OWN_NAMES: ReadonlyMap<string, string> = new Map();
+
+/**
+ * The object under rag-gate's field names (the object itself when it uses them already) and your name of each field.
+ * A field given twice (by two names) is a problem; every other field is read past.
+ */
 function renamed(
   object: Record<string, unknown>,
   nameOf: (key: string) => LogField | undefined,
-): { fields: Record<string, unknown>; names: Map<string, string>; clash?: string } {
+): { fields: Record<string, unknown>; names: ReadonlyMap<string, string>; clash?: string } {
+  let own = true;
+  for (const key in object) {
+    const ours = nameOf(key);
+    if (ours === undefined ? LOG_FIELD_NAMES.has(key) : ours !== key) {
+      own = false;
+      break;
+    }
+  }
+  if (own) return { fields: object, names: OWN_NAMES };
   const fields: Record<string, unknown> = {};
   const names = new Map<string, string>();
   for (const key in object) {

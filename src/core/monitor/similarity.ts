@@ -25,11 +25,30 @@ export function contentWords(query: string): string[] {
     .filter((word) => word !== '' && !STOP_WORDS.has(word));
 }
 
-/** Counts of the character trigrams of each content word padded with a space on either side (" reset " → " re", "res", …, "et "). */
-function trigramCounts(query: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const word of contentWords(query)) {
+/** Code units below this are 10 bits: three of them make a trigram a small integer. */
+const SMALL_UNIT = 0x400;
+
+const hasSmallUnits = (words: readonly string[]) => {
+  for (const word of words) for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) >= SMALL_UNIT) return false;
+  return true;
+};
+
+/**
+ * Counts of the character trigrams of each content word padded with a space on either side (" reset " → " re",
+ * "res", …, "et "). With `small`, every code unit is below SMALL_UNIT and each trigram is counted as its three units
+ * in one integer, which a Map hashes without making a string.
+ */
+function trigramCounts(words: readonly string[], small: boolean): Map<string | number, number> {
+  const counts = new Map<string | number, number>();
+  for (const word of words) {
     const padded = ` ${word} `;
+    if (small) {
+      for (let i = 0; i + 3 <= padded.length; i++) {
+        const gram = (padded.charCodeAt(i) << 20) | (padded.charCodeAt(i + 1) << 10) | padded.charCodeAt(i + 2);
+        counts.set(gram, (counts.get(gram) ?? 0) + 1);
+      }
+      continue;
+    }
     // A trigram is three code points: without surrogates, three code units (a plain slice, no array).
     const chars = SURROGATE.test(word) ? Array.from(padded) : null;
     const length = chars === null ? padded.length : chars.length;
@@ -49,8 +68,12 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  * either query has no content word.
  */
 export function lexicalSimilarity(a: string, b: string): number {
-  const x = trigramCounts(a);
-  const y = trigramCounts(b);
+  const wordsA = contentWords(a);
+  const wordsB = contentWords(b);
+  // Both counted the same way, so that equal trigrams have equal keys; the counts, and so the cosine, are the same.
+  const small = hasSmallUnits(wordsA) && hasSmallUnits(wordsB);
+  const x = trigramCounts(wordsA, small);
+  const y = trigramCounts(wordsB, small);
   let dot = 0;
   let normX = 0;
   let normY = 0;
