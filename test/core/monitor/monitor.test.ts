@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { monitorReport, type MonitorSettings } from '../../../src/core/monitor/monitor.js';
 import { lexicalSimilarity } from '../../../src/core/monitor/similarity.js';
@@ -131,5 +132,34 @@ describe('windows and times', () => {
     expect(parseDuration('60s')).toBe(60_000);
     expect(parseDuration('1d')).toBe(DAY);
     expect(() => parseDuration('soon')).toThrow(/not a length of time/);
+  });
+
+  it('reads a plain UTC time by hand as Date.parse reads it, and every other text the long way', () => {
+    // parseTimestamp as first written, for text.
+    const byTheRule = (value: string) => {
+      if (/^\d+$/.test(value.trim())) return parseTimestamp(Number(value));
+      if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim())) return undefined;
+      const ms = Date.parse(value.trim().replace(' ', 'T'));
+      return Number.isNaN(ms) ? undefined : ms;
+    };
+    const part = (digits: number, max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(digits, '0'));
+    const time = fc
+      .record({
+        year: fc.oneof(part(4, 9999), fc.constantFrom('0099', '1000', '2026', '20x6', '+002026')),
+        month: fc.oneof(part(2, 13), fc.constantFrom('00', '1')),
+        day: fc.oneof(part(2, 32), fc.constantFrom('28', '29', '30', '31', '00')),
+        hour: fc.oneof(part(2, 25), fc.constantFrom('23', '24')),
+        minute: fc.oneof(part(2, 61), fc.constantFrom('59', '60')),
+        second: fc.oneof(part(2, 61), fc.constantFrom('59', '60')),
+        fraction: fc.constantFrom('', '', '.000', '.123', '.5', '.1234', '.x00', '.', ',123'),
+        t: fc.constantFrom('T', 'T', 'T', 't', ' '),
+        zone: fc.constantFrom('Z', 'Z', 'Z', 'Z', 'z', '+01:00', '-0130', ''),
+        pad: fc.constantFrom('', '', '', '', ' ', '\n'),
+      })
+      .map((p) => `${p.pad}${p.year}-${p.month}-${p.day}${p.t}${p.hour}:${p.minute}:${p.second}${p.fraction}${p.zone}${p.pad}`);
+    fc.assert(
+      fc.property(time, (text) => Object.is(parseTimestamp(text), byTheRule(text))),
+      { numRuns: 10000 },
+    );
   });
 });
