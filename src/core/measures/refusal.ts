@@ -46,7 +46,7 @@ const REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.ma
 
 /** Tab, line feed, vertical tab, form feed, carriage return and space: the ASCII characters `trim` drops. */
 const isAsciiSpace = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
-const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 export function detectRefusal(answer: string): boolean {
   // When the head and the character after it are ASCII, NFKC, lower case and the apostrophes leave the head as it

@@ -27,8 +27,8 @@ describe('the text refusal detector', () => {
 
 describe('the refusal detector reading only the head of an ASCII answer', () => {
   // The rule as written: the whole answer normalized, lower-cased and trimmed, then its first 300 characters.
-  const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'u');
   const byTheRule = (answer: string) => {
+    const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'u');
     const head = answer
       .normalize('NFKC')
       .toLowerCase()
@@ -39,32 +39,34 @@ describe('the refusal detector reading only the head of an ASCII answer', () => 
   };
   // Pieces that matter at the head's edges: phrases, spaces that trim drops or keeps, marks that compose with the
   // character before them, letters NFKC or lower case change the length of, curly apostrophes, astral characters.
-  const piece = fc.oneof(
-    fc.constantFrom(
-      ...REFUSAL_PHRASES.map((phrase) => phrase.toUpperCase()),
-      'I DON\u2019T KNOW',
-      ' ',
-      '\t',
-      '\n',
-      '\u000b',
-      '\u00a0',
-      '\u3000',
-      '\ufeff',
-      '\u001c',
-    ),
-    fc.constantFrom('\u0301', '\u0338', '\u1161', '\ufb03', '\u0130', '\u03a3', '\u2163', '\ud835\udc00', '\ud800', 'e', 'I', 'x', '.', ','),
-    fc.string({ unit: 'binary', maxLength: 3 }),
-    fc.string({ maxLength: 40 }),
-  );
-  const answer = fc.tuple(fc.integer({ min: 0, max: 320 }), fc.array(piece, { maxLength: 12 })).map(([filler, pieces]) => {
-    const text = pieces.join('');
-    const at = Math.min(filler, text.length);
-    return `${text.slice(0, at)}${'a b '.repeat(filler >> 2)}${text.slice(at)}`;
-  });
+  const piece = () =>
+    fc.oneof(
+      fc.constantFrom(
+        ...REFUSAL_PHRASES.map((phrase) => phrase.toUpperCase()),
+        'I DON\u2019T KNOW',
+        ' ',
+        '\t',
+        '\n',
+        '\u000b',
+        '\u00a0',
+        '\u3000',
+        '\ufeff',
+        '\u001c',
+      ),
+      fc.constantFrom('\u0301', '\u0338', '\u1161', '\ufb03', '\u0130', '\u03a3', '\u2163', '\ud835\udc00', '\ud800', 'e', 'I', 'x', '.', ','),
+      fc.string({ unit: 'binary', maxLength: 3 }),
+      fc.string({ maxLength: 40 }),
+    );
+  const answer = () =>
+    fc.tuple(fc.integer({ min: 0, max: 320 }), fc.array(piece(), { maxLength: 12 })).map(([filler, pieces]) => {
+      const text = pieces.join('');
+      const at = Math.min(filler, text.length);
+      return `${text.slice(0, at)}${'a b '.repeat(filler >> 2)}${text.slice(at)}`;
+    });
 
   it('agrees with the rule as written on every answer', () => {
     fc.assert(
-      fc.property(answer, (text) => detectRefusal(text) === byTheRule(text)),
+      fc.property(answer(), (text) => detectRefusal(text) === byTheRule(text)),
       { numRuns: 3000 },
     );
   });
