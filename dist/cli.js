@@ -22647,7 +22647,7 @@ var require_format_double = __commonJS({
     var RE_PERIOD_ZERO_EXP = /\.0*e/;
     var RE_ZERO_BEFORE_EXP = /(\..*[^0])0*e/;
     function formatDouble(f, token) {
-      var digits;
+      var digits2;
       var out;
       switch (token.specifier) {
         case "e":
@@ -22661,11 +22661,11 @@ var require_format_double = __commonJS({
         case "g":
         case "G":
           if (abs(f) < 1e-4) {
-            digits = token.precision;
-            if (digits > 0) {
-              digits -= 1;
+            digits2 = token.precision;
+            if (digits2 > 0) {
+              digits2 -= 1;
             }
-            out = f.toExponential(digits);
+            out = f.toExponential(digits2);
           } else {
             out = f.toPrecision(token.precision);
           }
@@ -31950,7 +31950,7 @@ var require_newton_raphson = __commonJS({
     var abs = require_lib44();
     var ldexp = require_lib59();
     var MAX_VALUE = require_lib77();
-    function newtonRaphsonIterate(fun, guess2, min, max, digits, maxIter) {
+    function newtonRaphsonIterate(fun, guess2, min, max, digits2, maxIter) {
       var f0last;
       var delta1;
       var delta2;
@@ -31964,7 +31964,7 @@ var require_newton_raphson = __commonJS({
       f0 = 0;
       f0last = 0;
       result = guess2;
-      factor = ldexp(1, 1 - digits);
+      factor = ldexp(1, 1 - digits2);
       delta = MAX_VALUE;
       delta1 = MAX_VALUE;
       delta2 = MAX_VALUE;
@@ -33896,7 +33896,7 @@ var require_halley_iterate = __commonJS({
     var sign = require_lib126();
     var max = require_lib74();
     var MAX_VALUE = require_lib77();
-    function halleyIterate(fun, guess2, minimum, maximum, digits, maxIter) {
+    function halleyIterate(fun, guess2, minimum, maximum, digits2, maxIter) {
       var convergence;
       var outOfBounds;
       var delta1;
@@ -33916,7 +33916,7 @@ var require_halley_iterate = __commonJS({
       f0 = 0;
       outOfBounds = false;
       result = guess2;
-      factor = ldexp(1, 1 - digits);
+      factor = ldexp(1, 1 - digits2);
       delta = max(1e7 * guess2, 1e7);
       f0Last = 0;
       delta1 = delta;
@@ -34115,7 +34115,7 @@ var require_main89 = __commonJS({
     var MAX_ITERATIONS = 1e3;
     var terms = [0, 0, 0, 0, 0];
     function ibetaInvImp(a, b, p, q) {
-      var digits;
+      var digits2;
       var invert;
       var lambda;
       var lower;
@@ -34378,13 +34378,13 @@ var require_main89 = __commonJS({
           x = lower;
         }
       }
-      digits = DIGITS;
+      digits2 = DIGITS;
       if (x < 1e-50 && (a < 1 || b < 1)) {
-        digits *= 3;
-        digits /= 2;
+        digits2 *= 3;
+        digits2 /= 2;
       }
       roots = ibetaRoots(a, b, p < q ? p : q, p >= q);
-      x = halleyIterate(roots, x, lower, upper, digits, MAX_ITERATIONS);
+      x = halleyIterate(roots, x, lower, upper, digits2, MAX_ITERATIONS);
       if (x === lower) {
         x = 0;
       }
@@ -49432,12 +49432,12 @@ var $ZodE164 = /* @__PURE__ */ $constructor("$ZodE164", (inst, def) => {
   $ZodStringFormat.init(inst, def);
 });
 var CC_SANITIZE = /[- ]/g;
-function isLuhnAlgo(digits) {
-  let length = digits.length;
+function isLuhnAlgo(digits2) {
+  let length = digits2.length;
   let bit2 = 1;
   let sum = 0;
   while (length) {
-    const value2 = digits.charCodeAt(--length) - 48;
+    const value2 = digits2.charCodeAt(--length) - 48;
     bit2 ^= 1;
     sum += bit2 ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value2] : value2;
   }
@@ -59208,7 +59208,13 @@ var REFUSAL_PHRASES = [
 var REFUSAL_PREFIX_CHARS = 300;
 var escape = (phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 var REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join("|")})`, "u");
+var isAsciiSpace2 = (code3) => code3 === 32 || code3 >= 9 && code3 <= 13;
+var NOT_ASCII = /[\u0080-\uffff]/;
 function detectRefusal(answer) {
+  let start = 0;
+  while (start < answer.length && isAsciiSpace2(answer.charCodeAt(start))) start++;
+  const end = start + REFUSAL_PREFIX_CHARS;
+  if (end < answer.length && !NOT_ASCII.test(answer.slice(0, end + 1))) return REFUSAL_PATTERN.test(answer.slice(start, end).toLowerCase());
   const head = answer.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
   return head === "" || REFUSAL_PATTERN.test(head);
 }
@@ -61085,6 +61091,10 @@ function parseDuration(text4) {
   return value2;
 }
 function parseTimestamp(value2) {
+  if (typeof value2 === "string") {
+    const utc = plainUtc(value2);
+    if (utc !== void 0) return utc;
+  }
   if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
   if (typeof value2 === "number") {
     if (!Number.isFinite(value2) || value2 < 0) return void 0;
@@ -61097,6 +61107,29 @@ function parseTimestamp(value2) {
   if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
   const ms = Date.parse(value2.trim().replace(" ", "T"));
   return Number.isNaN(ms) ? void 0 : ms;
+}
+var digit = (text4, at) => text4.charCodeAt(at) - 48;
+var digits = (text4, at, count2) => {
+  let value2 = 0;
+  for (let i = at; i < at + count2; i++) {
+    const d = digit(text4, i);
+    if (!(d >= 0 && d <= 9)) return Number.NaN;
+    value2 = value2 * 10 + d;
+  }
+  return value2;
+};
+function plainUtc(text4) {
+  if (!(text4.length === 20 || text4.length === 24 && text4[19] === ".")) return void 0;
+  if (text4[4] !== "-" || text4[7] !== "-" || text4[10] !== "T" || text4[13] !== ":" || text4[16] !== ":" || text4[text4.length - 1] !== "Z") return void 0;
+  const year = digits(text4, 0, 4);
+  const month = digits(text4, 5, 2);
+  const day = digits(text4, 8, 2);
+  const hour = digits(text4, 11, 2);
+  const minute = digits(text4, 14, 2);
+  const second = digits(text4, 17, 2);
+  const ms = text4.length === 24 ? digits(text4, 20, 3) : 0;
+  if (!(year >= 1e3 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59 && ms >= 0)) return void 0;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
 }
 
 // src/core/catalog/settings.ts
@@ -62436,7 +62469,7 @@ function formatPacing(pacing) {
   const times = pacing.rateLimited === 1 ? "once" : `${count(pacing.rateLimited)} times`;
   return `pacing: none (no --rpm or --tpm, no x-ratelimit headers from the endpoint); rate limited (429) ${times}, waited out, the rate not cut: no request sent after the wait was refused`;
 }
-var perAnswer = (amount2, answers, digits) => answers === 0 ? "-" : (amount2 / answers).toFixed(digits);
+var perAnswer = (amount2, answers, digits2) => answers === 0 ? "-" : (amount2 / answers).toFixed(digits2);
 function renderJudgeSummary(result, stats, out, maxFailureShare, pacing, batch) {
   const rows = [["metric", "judged", "kept", "skipped", "failed", "calls/answer", "tokens/answer", "Ragas calls/answer"]];
   for (const [metric, report2] of Object.entries(result.metrics)) {
@@ -64001,16 +64034,16 @@ var PythonLiteral = class {
         out += SIMPLE_ESCAPES[code3];
         i += 2;
       } else if (Object.hasOwn(HEX_ESCAPES, code3)) {
-        const digits = this.text.slice(i + 2, i + 2 + HEX_ESCAPES[code3]);
-        if (!new RegExp(`^[0-9a-fA-F]{${HEX_ESCAPES[code3]}}$`).test(digits)) this.fail(`\\${code3} needs ${HEX_ESCAPES[code3]} hexadecimal digits`, i);
-        const point = parseInt(digits, 16);
-        if (point > 1114111) this.fail(`\\${code3}${digits} is beyond the last Unicode character`, i);
+        const digits2 = this.text.slice(i + 2, i + 2 + HEX_ESCAPES[code3]);
+        if (!new RegExp(`^[0-9a-fA-F]{${HEX_ESCAPES[code3]}}$`).test(digits2)) this.fail(`\\${code3} needs ${HEX_ESCAPES[code3]} hexadecimal digits`, i);
+        const point = parseInt(digits2, 16);
+        if (point > 1114111) this.fail(`\\${code3}${digits2} is beyond the last Unicode character`, i);
         out += String.fromCodePoint(point);
-        i += 2 + digits.length;
+        i += 2 + digits2.length;
       } else if (code3 >= "0" && code3 <= "7") {
-        const digits = /^[0-7]{1,3}/.exec(this.text.slice(i + 1, i + 4))[0];
-        out += String.fromCodePoint(parseInt(digits, 8));
-        i += 1 + digits.length;
+        const digits2 = /^[0-7]{1,3}/.exec(this.text.slice(i + 1, i + 4))[0];
+        out += String.fromCodePoint(parseInt(digits2, 8));
+        i += 1 + digits2.length;
       } else if (code3 === "N") {
         this.fail("\\N{\u2026} escapes are not supported; write the character itself", i);
       } else {
@@ -76064,8 +76097,8 @@ function formatAmount(value2, unit) {
 }
 function dollarDigits(value2) {
   if (value2 >= 1 || value2 === 0) return value2.toFixed(2);
-  const digits = Math.min(15, 2 - Math.floor(Math.log10(value2)));
-  return value2.toFixed(digits).replace(/0+$/, "");
+  const digits2 = Math.min(15, 2 - Math.floor(Math.log10(value2)));
+  return value2.toFixed(digits2).replace(/0+$/, "");
 }
 function formatRatio(ratio2) {
   return Number.isFinite(ratio2) ? `\xD7${ratio2.toFixed(2)}` : "no ratio (0 in base)";
@@ -78993,7 +79026,7 @@ var USAGE_TREND_METRICS = ["latency_p95", "cost_per_question"];
 var RATE_SCALE = {
   axis: "%",
   plotted: (value2) => value2 * 100,
-  size: (change, digits) => `${Math.abs(change * 100).toFixed(digits)} points`,
+  size: (change, digits2) => `${Math.abs(change * 100).toFixed(digits2)} points`,
   bounded: true
 };
 var USAGE_SCALES = {
@@ -81026,66 +81059,6 @@ function historyCommand(context) {
 // src/frontends/cli/monitor-command.ts
 init_entry_url();
 
-// src/core/monitor/sample.ts
-init_entry_url();
-
-// src/core/monitor/turns.ts
-init_entry_url();
-function isRefusal(turn) {
-  return turn.refused ?? detectRefusal(turn.answer ?? "");
-}
-function sessionsOf(turns) {
-  const sessions = /* @__PURE__ */ new Map();
-  turns.forEach((turn, index) => {
-    const list3 = sessions.get(turn.session);
-    if (list3 === void 0) sessions.set(turn.session, [index]);
-    else list3.push(index);
-  });
-  for (const list3 of sessions.values()) list3.sort((a, b) => turns[a].at - turns[b].at || a - b);
-  return sessions;
-}
-function rephraseCandidates(turns, withinMs) {
-  const pairs = [];
-  for (const list3 of sessionsOf(turns).values()) {
-    for (let i = 0; i + 1 < list3.length; i++) {
-      const first = list3[i];
-      const next = list3[i + 1];
-      if (turns[next].at - turns[first].at <= withinMs) pairs.push({ first, next });
-    }
-  }
-  return pairs.sort((a, b) => a.first - b.first);
-}
-
-// src/core/monitor/sample.ts
-function sampleConversations(turns, rephrased, n, seed) {
-  const sessions = [...sessionsOf(turns)].sort(byKey);
-  const random = new Random(seed);
-  const count2 = Math.min(n, sessions.length);
-  for (let i = 0; i < count2; i++) {
-    const j = i + random.nextBelow(sessions.length - i);
-    [sessions[i], sessions[j]] = [sessions[j], sessions[i]];
-  }
-  return sessions.slice(0, count2).flatMap(
-    ([session, indexes]) => indexes.map((index, position) => {
-      const turn = turns[index];
-      return {
-        id: questionId(turn.query),
-        question: turn.query,
-        expected_answer: "",
-        answerable: true,
-        tags: ["production"],
-        session_id: session,
-        turn: position + 1,
-        timestamp: new Date(turn.at).toISOString(),
-        answer: turn.answer ?? null,
-        refused: isRefusal(turn),
-        rephrased: rephrased.has(index),
-        notes: ""
-      };
-    })
-  );
-}
-
 // src/pipeline/monitor.ts
 init_entry_url();
 
@@ -81096,20 +81069,37 @@ init_entry_url();
 init_entry_url();
 var MAX_WINDOWS = 1e4;
 function cutWindows(times, plan) {
+  const windowOf = new Int32Array(times.length);
   if (plan.kind === "deploys") {
     const at = [...new Set(plan.at)].sort((a, b) => a - b);
     const windows2 = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
-    const windowOf = times.map((time3) => at.filter((deploy) => deploy <= time3).length);
+    for (let i = 0; i < times.length; i++) {
+      let low2 = 0;
+      let high2 = at.length;
+      while (low2 < high2) {
+        const middle = low2 + high2 >>> 1;
+        if (at[middle] <= times[i]) low2 = middle + 1;
+        else high2 = middle;
+      }
+      windowOf[i] = low2;
+    }
     return { windows: windows2, windowOf };
   }
   const { lengthMs } = plan;
-  const first = Math.floor(times.reduce((low, time3) => Math.min(low, time3), Infinity) / lengthMs);
-  const last = Math.floor(times.reduce((high, time3) => Math.max(high, time3), -Infinity) / lengthMs);
+  let low = Infinity;
+  let high = -Infinity;
+  for (let i = 0; i < times.length; i++) {
+    low = Math.min(low, times[i]);
+    high = Math.max(high, times[i]);
+  }
+  const first = Math.floor(low / lengthMs);
+  const last = Math.floor(high / lengthMs);
   if (last - first + 1 > MAX_WINDOWS)
     throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1e3} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
   const windows = [];
   for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
-  return { windows, windowOf: times.map((time3) => Math.floor(time3 / lengthMs) - first) };
+  for (let i = 0; i < times.length; i++) windowOf[i] = Math.floor(times[i] / lengthMs) - first;
+  return { windows, windowOf };
 }
 
 // src/core/monitor/monitor.ts
@@ -81121,19 +81111,23 @@ function windowRate(count2, n) {
   return { count: count2, n, value: n === 0 ? null : count2 / n, interval: n === 0 ? null : wilsonInterval(count2, n) };
 }
 function monitorReport(turns, pairs, similarities, settings) {
-  const rephrased = rephrasedTurns(pairs, similarities, settings.threshold);
-  const { windows: bounds, windowOf } = cutWindows(
-    turns.map((turn) => turn.at),
-    settings.plan
-  );
+  const rephrased = new Uint8Array(turns.size);
+  let rephrases = 0;
+  pairs.forEach((pair2, i) => {
+    if (similarities[i] >= settings.threshold && rephrased[pair2.first] === 0) {
+      rephrased[pair2.first] = 1;
+      rephrases++;
+    }
+  });
+  const { windows: bounds, windowOf } = cutWindows(turns.at, settings.plan);
   const counts = bounds.map(() => ({ turns: 0, rephrase: 0, refusal: 0, sessions: /* @__PURE__ */ new Set() }));
-  turns.forEach((turn, i) => {
+  for (let i = 0; i < turns.size; i++) {
     const window2 = counts[windowOf[i]];
     window2.turns++;
-    window2.sessions.add(turn.session);
-    if (rephrased.has(i)) window2.rephrase++;
-    if (isRefusal(turn)) window2.refusal++;
-  });
+    window2.sessions.add(turns.session[i]);
+    window2.rephrase += rephrased[i];
+    window2.refusal += turns.refused[i];
+  }
   const windows = [];
   let baseline = null;
   bounds.forEach((bound, index) => {
@@ -81183,13 +81177,135 @@ function monitorReport(turns, pairs, similarities, settings) {
     windows,
     current: current.index,
     status,
-    turns: turns.length,
-    sessions: new Set(turns.map((turn) => turn.session)).size,
+    turns: turns.size,
+    sessions: turns.sessionIds.length,
     pairs: pairs.length,
-    rephrases: rephrased.size,
-    refusalsDetected: turns.filter((turn) => turn.refused === void 0).length,
+    rephrases,
+    refusalsDetected: turns.refusalsDetected,
     settings
   };
+}
+
+// src/core/monitor/sample.ts
+init_entry_url();
+
+// src/core/monitor/turns.ts
+init_entry_url();
+function isRefusal(turn) {
+  return turn.refused ?? detectRefusal(turn.answer ?? "");
+}
+var WITHOUT_EMBEDDING_LISTED = 20;
+var TurnColumnsBuilder = class {
+  size = 0;
+  sessionIndex = /* @__PURE__ */ new Map();
+  sessionIds = [];
+  session = new Int32Array(1024);
+  at = new Float64Array(1024);
+  refused = new Uint8Array(1024);
+  query = [];
+  refusalsDetected = 0;
+  withoutEmbedding = 0;
+  firstWithoutEmbedding = [];
+  embeddings = [];
+  add(turn) {
+    const index = this.size++;
+    let session = this.sessionIndex.get(turn.session);
+    if (session === void 0) {
+      session = this.sessionIds.length;
+      this.sessionIndex.set(turn.session, session);
+      this.sessionIds.push(turn.session);
+    }
+    this.session = grownInt32(this.session, this.size);
+    this.at = grownFloat64(this.at, this.size);
+    this.refused = grownBytes(this.refused, this.size);
+    this.session[index] = session;
+    this.at[index] = turn.at;
+    this.refused[index] = isRefusal(turn) ? 1 : 0;
+    this.query.push(turn.query);
+    if (turn.refused === void 0) this.refusalsDetected++;
+    if (turn.embedding === void 0) {
+      this.withoutEmbedding++;
+      if (this.firstWithoutEmbedding.length < WITHOUT_EMBEDDING_LISTED) this.firstWithoutEmbedding.push(index);
+      this.embeddings = void 0;
+    } else this.embeddings?.push(turn.embedding);
+  }
+  build() {
+    return {
+      size: this.size,
+      sessionIds: this.sessionIds,
+      session: this.session.subarray(0, this.size),
+      at: this.at.subarray(0, this.size),
+      query: this.query,
+      refused: this.refused.subarray(0, this.size),
+      refusalsDetected: this.refusalsDetected,
+      withoutEmbedding: { count: this.withoutEmbedding, first: this.firstWithoutEmbedding },
+      embeddings: this.embeddings
+    };
+  }
+};
+function sessionsOf(turns) {
+  const sessions = turns.sessionIds.length;
+  const start = new Int32Array(sessions + 1);
+  for (let i = 0; i < turns.size; i++) start[turns.session[i] + 1]++;
+  for (let s = 0; s < sessions; s++) start[s + 1] += start[s];
+  const order2 = new Int32Array(turns.size);
+  const filled = start.slice(0, sessions);
+  for (let i = 0; i < turns.size; i++) order2[filled[turns.session[i]]++] = i;
+  const { at } = turns;
+  for (let s = 0; s < sessions; s++) {
+    const from = start[s];
+    const to = start[s + 1];
+    let sorted = true;
+    for (let k = from + 1; k < to && sorted; k++) sorted = at[order2[k - 1]] <= at[order2[k]];
+    if (!sorted) order2.subarray(from, to).sort((a, b) => at[a] - at[b] || a - b);
+  }
+  return { order: order2, start };
+}
+function rephraseCandidates(turns, withinMs) {
+  const { order: order2, start } = sessionsOf(turns);
+  const pairs = [];
+  for (let s = 0; s + 1 < start.length; s++) {
+    for (let k = start[s]; k + 1 < start[s + 1]; k++) {
+      const first = order2[k];
+      const next = order2[k + 1];
+      if (turns.at[next] - turns.at[first] <= withinMs) pairs.push({ first, next });
+    }
+  }
+  return pairs.sort((a, b) => a.first - b.first);
+}
+
+// src/core/monitor/sample.ts
+function drawConversations(turns, n, seed) {
+  const { order: order2, start } = sessionsOf(turns);
+  const sessions = turns.sessionIds.map((id2, s) => [id2, s]).sort(byKey);
+  const random = new Random(seed);
+  const count2 = Math.min(n, sessions.length);
+  for (let i = 0; i < count2; i++) {
+    const j = i + random.nextBelow(sessions.length - i);
+    [sessions[i], sessions[j]] = [sessions[j], sessions[i]];
+  }
+  return sessions.slice(0, count2).map(([session, s]) => ({ session, turns: [...order2.subarray(start[s], start[s + 1])] }));
+}
+function labellingRows(drawn, turnAt, rephrased) {
+  return drawn.flatMap(
+    ({ session, turns }) => turns.map((index, position) => {
+      const turn = turnAt(index);
+      return {
+        id: questionId(turn.query),
+        question: turn.query,
+        expected_answer: "",
+        answerable: true,
+        tags: ["production"],
+        session_id: session,
+        turn: position + 1,
+        timestamp: new Date(turn.at).toISOString(),
+        answer: turn.answer ?? null,
+        refused: isRefusal(turn),
+        rephrased: rephrased.has(index),
+        notes: ""
+      };
+    })
+  );
 }
 
 // src/core/monitor/similarity.ts
@@ -81200,21 +81316,38 @@ var STOP_WORDS = new Set(
 function contentWords(query) {
   return query.normalize("NFKC").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
 }
-function trigramCounts(query) {
+var SMALL_UNIT = 1024;
+var hasSmallUnits = (words) => {
+  for (const word of words) for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) >= SMALL_UNIT) return false;
+  return true;
+};
+function trigramCounts(words, small) {
   const counts = /* @__PURE__ */ new Map();
-  for (const word of contentWords(query)) {
+  for (const word of words) {
     const padded = ` ${word} `;
-    const chars = Array.from(padded);
-    for (let i = 0; i + 3 <= chars.length; i++) {
-      const gram = chars.slice(i, i + 3).join("");
+    if (small) {
+      for (let i = 0; i + 3 <= padded.length; i++) {
+        const gram = padded.charCodeAt(i) << 20 | padded.charCodeAt(i + 1) << 10 | padded.charCodeAt(i + 2);
+        counts.set(gram, (counts.get(gram) ?? 0) + 1);
+      }
+      continue;
+    }
+    const chars = SURROGATE.test(word) ? Array.from(padded) : null;
+    const length = chars === null ? padded.length : chars.length;
+    for (let i = 0; i + 3 <= length; i++) {
+      const gram = chars === null ? padded.slice(i, i + 3) : chars.slice(i, i + 3).join("");
       counts.set(gram, (counts.get(gram) ?? 0) + 1);
     }
   }
   return counts;
 }
+var SURROGATE = /[\uD800-\uDFFF]/;
 function lexicalSimilarity(a, b) {
-  const x = trigramCounts(a);
-  const y = trigramCounts(b);
+  const wordsA = contentWords(a);
+  const wordsB = contentWords(b);
+  const small = hasSmallUnits(wordsA) && hasSmallUnits(wordsB);
+  const x = trigramCounts(wordsA, small);
+  const y = trigramCounts(wordsB, small);
   let dot = 0;
   let normX = 0;
   let normY = 0;
@@ -81515,6 +81648,31 @@ function turnOf(record2) {
     ...record2.embedding === void 0 ? {} : { embedding: record2.embedding }
   };
 }
+function isPlainEmbedding(value2) {
+  if (!Array.isArray(value2) || value2.length === 0) return false;
+  for (let i = 0; i < value2.length; i++) if (!Number.isFinite(value2[i])) return false;
+  return true;
+}
+function plainTurn(fields) {
+  const { session_id: session, timestamp: timestamp2, user_query: query, answer, refused, embedding } = fields;
+  if (typeof session !== "string" || typeof query !== "string") return void 0;
+  const trimmed = session.trim();
+  if (trimmed === "") return void 0;
+  if (answer !== void 0 && typeof answer !== "string") return void 0;
+  if (refused !== void 0 && typeof refused !== "boolean") return void 0;
+  if (answer === void 0 && refused === void 0) return void 0;
+  if (embedding !== void 0 && !isPlainEmbedding(embedding)) return void 0;
+  const at = parseTimestamp(timestamp2);
+  if (at === void 0) return void 0;
+  return turnOf({
+    session_id: trimmed,
+    timestamp: at,
+    user_query: query,
+    ...answer === void 0 ? {} : { answer },
+    ...refused === void 0 ? {} : { refused },
+    ...embedding === void 0 ? {} : { embedding: [...embedding] }
+  });
+}
 
 // src/sources/logs.ts
 function otlpValue(value2) {
@@ -81543,63 +81701,113 @@ function otlpSpans(line) {
   }
   return spans;
 }
-function renamed(object2, fieldMap2) {
+function logFieldNamer(fieldMap2) {
+  const mappedAway = new Set(fieldMap2.values());
+  const own6 = new Set(LOG_FIELDS.filter((field2) => !mappedAway.has(field2)));
+  return (key) => {
+    const mapped = fieldMap2.get(key);
+    if (mapped !== void 0) return mapped;
+    if (own6.has(key)) return key;
+    const alias = LOG_FIELD_ALIASES.get(key);
+    return alias !== void 0 && !mappedAway.has(alias) ? alias : void 0;
+  };
+}
+var LOG_FIELD_NAMES = new Set(LOG_FIELDS);
+var OWN_NAMES = /* @__PURE__ */ new Map();
+function renamed(object2, nameOf) {
+  let own6 = true;
+  for (const key in object2) {
+    const ours = nameOf(key);
+    if (ours === void 0 ? LOG_FIELD_NAMES.has(key) : ours !== key) {
+      own6 = false;
+      break;
+    }
+  }
+  if (own6) return { fields: object2, names: OWN_NAMES };
   const fields = {};
   const names = /* @__PURE__ */ new Map();
-  const mappedAway = new Set(fieldMap2.values());
-  for (const [key, value2] of Object.entries(object2)) {
-    const alias = LOG_FIELD_ALIASES.get(key);
-    const ours = fieldMap2.get(key) ?? (LOG_FIELDS.includes(key) && !mappedAway.has(key) ? key : void 0) ?? (alias !== void 0 && !mappedAway.has(alias) ? alias : void 0);
+  for (const key in object2) {
+    const ours = nameOf(key);
     if (ours === void 0) continue;
     if (names.has(ours))
       return { fields, names, clash: `both "${names.get(ours)}" and "${key}" give ${ours}; keep one, or name yours with --log-field ${ours}=NAME` };
     names.set(ours, key);
-    fields[ours] = value2;
+    fields[ours] = object2[key];
   }
   return { fields, names };
 }
+function lineTurns(file2, line, text4, nameOf, problems, spans) {
+  if (text4.trim() === "") return [];
+  let value2;
+  try {
+    value2 = JSON.parse(text4);
+  } catch (error2) {
+    problems.add({ file: file2, line, message: `not valid JSON (${error2 instanceof Error ? error2.message : String(error2)})` });
+    return [];
+  }
+  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
+    problems.add({ file: file2, line, message: "must be a JSON object: one conversation turn per line" });
+    return [];
+  }
+  const otlp = "resourceSpans" in value2;
+  const turns = [];
+  for (const object2 of otlp ? otlpSpans(value2) : [value2]) {
+    const { fields, names, clash } = renamed(object2, nameOf);
+    if (clash !== void 0) {
+      problems.add({ file: file2, line, message: clash });
+      continue;
+    }
+    if (otlp && fields.user_query === void 0) {
+      spans.withoutQuery++;
+      continue;
+    }
+    const plain2 = plainTurn(fields);
+    if (plain2 !== void 0) {
+      turns.push(plain2);
+      continue;
+    }
+    const parsed = logRecordSchema.safeParse(fields);
+    if (!parsed.success) {
+      for (const issue2 of parsed.error.issues) {
+        const [first, ...rest] = issue2.path;
+        const field2 = first === void 0 ? void 0 : formatFieldPath([names.get(String(first)) ?? String(first), ...rest]);
+        problems.add({ file: file2, line, ...field2 === void 0 ? {} : { field: field2 }, message: issue2.message });
+      }
+      continue;
+    }
+    turns.push(turnOf(parsed.data));
+  }
+  return turns;
+}
 async function readLogs(files, fieldMap2) {
   const problems = new ProblemCollector();
-  const turns = [];
-  const locations = [];
-  let spansWithoutQuery = 0;
-  for (const file2 of files) {
+  const builder = new TurnColumnsBuilder();
+  let size = 0;
+  let fileOf = new Int32Array(1024);
+  let lineOf = new Float64Array(1024);
+  let offsetOf = new Float64Array(1024);
+  let lengthOf = new Float64Array(1024);
+  let nthOf = new Int32Array(1024);
+  const spans = { withoutQuery: 0 };
+  const nameOf = logFieldNamer(fieldMap2);
+  for (const [fileIndex, file2] of files.entries()) {
     try {
-      for await (const { text: text4, line, notUtf8 } of readLines(file2, problems)) {
-        if (notUtf8 || text4.trim() === "") continue;
-        let value2;
-        try {
-          value2 = JSON.parse(text4);
-        } catch (error2) {
-          problems.add({ file: file2, line, message: `not valid JSON (${error2 instanceof Error ? error2.message : String(error2)})` });
-          continue;
-        }
-        if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
-          problems.add({ file: file2, line, message: "must be a JSON object: one conversation turn per line" });
-          continue;
-        }
-        const otlp = "resourceSpans" in value2;
-        for (const object2 of otlp ? otlpSpans(value2) : [value2]) {
-          const { fields, names, clash } = renamed(object2, fieldMap2);
-          if (clash !== void 0) {
-            problems.add({ file: file2, line, message: clash });
-            continue;
-          }
-          if (otlp && fields.user_query === void 0) {
-            spansWithoutQuery++;
-            continue;
-          }
-          const parsed = logRecordSchema.safeParse(fields);
-          if (!parsed.success) {
-            for (const issue2 of parsed.error.issues) {
-              const [first, ...rest] = issue2.path;
-              const field2 = first === void 0 ? void 0 : formatFieldPath([names.get(String(first)) ?? String(first), ...rest]);
-              problems.add({ file: file2, line, ...field2 === void 0 ? {} : { field: field2 }, message: issue2.message });
-            }
-            continue;
-          }
-          turns.push(turnOf(parsed.data));
-          locations.push({ file: file2, line });
+      for await (const { text: text4, line, notUtf8, offset, byteLength } of readLines(file2, problems)) {
+        if (notUtf8) continue;
+        const turns = lineTurns(file2, line, text4, nameOf, problems, spans);
+        for (const [nth, turn] of turns.entries()) {
+          builder.add(turn);
+          const index = size++;
+          fileOf = grownInt32(fileOf, size);
+          lineOf = grownFloat64(lineOf, size);
+          offsetOf = grownFloat64(offsetOf, size);
+          lengthOf = grownFloat64(lengthOf, size);
+          nthOf = grownInt32(nthOf, size);
+          fileOf[index] = fileIndex;
+          lineOf[index] = line;
+          offsetOf[index] = offset;
+          lengthOf[index] = byteLength;
+          nthOf[index] = nth;
         }
       }
     } catch (error2) {
@@ -81608,8 +81816,56 @@ async function readLogs(files, fieldMap2) {
     }
   }
   problems.throwIfAny();
-  if (turns.length === 0) throw InputError.single({ file: files.join(", "), message: "no conversation turns: the logs hold no line with a user query" });
-  return { turns, locations, spansWithoutQuery };
+  if (size === 0) throw InputError.single({ file: files.join(", "), message: "no conversation turns: the logs hold no line with a user query" });
+  const places = {
+    files,
+    file: fileOf.subarray(0, size),
+    line: lineOf.subarray(0, size),
+    offset: offsetOf.subarray(0, size),
+    byteLength: lengthOf.subarray(0, size),
+    nth: nthOf.subarray(0, size)
+  };
+  return {
+    turns: builder.build(),
+    location: (index) => ({ file: files[fileOf[index]], line: lineOf[index] }),
+    turnsAt: (indexes) => readTurnsAt(places, fieldMap2, indexes),
+    spansWithoutQuery: spans.withoutQuery
+  };
+}
+async function readTurnsAt(places, fieldMap2, indexes) {
+  const wanted = [...new Set(indexes)].sort((a, b) => places.file[a] - places.file[b] || places.offset[a] - places.offset[b] || a - b);
+  const turns = /* @__PURE__ */ new Map();
+  const nameOf = logFieldNamer(fieldMap2);
+  for (let first = 0; first < wanted.length; ) {
+    const fileIndex = places.file[wanted[first]];
+    const file2 = places.files[fileIndex];
+    let last = first;
+    while (last + 1 < wanted.length && places.file[wanted[last + 1]] === fileIndex) last++;
+    const ofFile = wanted.slice(first, last + 1);
+    const lines = [];
+    for (const index of ofFile) {
+      const offset = places.offset[index];
+      if (lines.at(-1)?.offset !== offset) lines.push({ line: places.line[index], offset, byteLength: places.byteLength[index] });
+    }
+    const changed = () => new Error(`${file2} is not what it was when it was first read; was it changed meanwhile?`);
+    const problems = new ProblemCollector();
+    const byOffset = /* @__PURE__ */ new Map();
+    try {
+      for await (const { text: text4, line, offset } of readLinesAt(file2, lines, problems)) {
+        byOffset.set(offset, lineTurns(file2, line, text4, nameOf, problems, { withoutQuery: 0 }));
+      }
+    } catch (error2) {
+      throw readFailure(file2, error2);
+    }
+    if (problems.count > 0) throw changed();
+    for (const index of ofFile) {
+      const turn = byOffset.get(places.offset[index])?.[places.nth[index]];
+      if (turn === void 0) throw changed();
+      turns.set(index, turn);
+    }
+    first = last + 1;
+  }
+  return turns;
 }
 
 // src/pipeline/monitor.ts
@@ -81620,20 +81876,22 @@ async function logFiles(settings, origins) {
 }
 var located = (location, message) => ({ ...location, field: "embedding", message });
 function logEmbeddingCosines(read, pairs) {
-  const missing = read.turns.flatMap(
-    (turn, i) => turn.embedding === void 0 ? [located(read.locations[i], "is required with similarity embeddings")] : []
-  );
-  if (missing.length > 0) throw new InputError(missing.slice(0, 20), missing.length);
+  const { withoutEmbedding, embeddings } = read.turns;
+  if (withoutEmbedding.count > 0)
+    throw new InputError(
+      withoutEmbedding.first.map((index) => located(read.location(index), "is required with similarity embeddings")),
+      withoutEmbedding.count
+    );
   return pairs.map(({ first, next }) => {
-    const a = read.turns[first].embedding;
-    const b = read.turns[next].embedding;
+    const a = embeddings[first];
+    const b = embeddings[next];
     if (a.length !== b.length)
       throw InputError.single(
-        located(read.locations[next], `has ${b.length} dimensions, but the session's previous turn (line ${read.locations[first].line}) has ${a.length}`)
+        located(read.location(next), `has ${b.length} dimensions, but the session's previous turn (line ${read.location(first).line}) has ${a.length}`)
       );
     const value2 = cosine(a, b);
     if (!Number.isFinite(value2))
-      throw InputError.single(located(read.locations[Number.isFinite(cosine(a, a)) ? next : first], "is all zeros: it has no direction"));
+      throw InputError.single(located(read.location(Number.isFinite(cosine(a, a)) ? next : first), "is all zeros: it has no direction"));
     return value2;
   });
 }
@@ -81641,8 +81899,8 @@ async function monitorLogs(settings, origins, env) {
   const files = await logFiles(settings, origins);
   const read = await readLogs(files, settings["log-fields"]);
   const pairs = rephraseCandidates(read.turns, settings["rephrase-within"]);
-  const measure = settings.similarity === "auto" ? read.turns.every((turn) => turn.embedding !== void 0) ? "embeddings" : "lexical" : settings.similarity;
-  const query = (index) => read.turns[index].query;
+  const measure = settings.similarity === "auto" ? read.turns.withoutEmbedding.count === 0 ? "embeddings" : "lexical" : settings.similarity;
+  const query = (index) => read.turns.query[index];
   let similarities;
   if (measure === "lexical") similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
   else if (measure === "embeddings") similarities = logEmbeddingCosines(read, pairs);
@@ -81692,6 +81950,11 @@ function monitorOutput(run, embeddingModel) {
     alert: report2.windows[report2.current].alerts.length > 0
   };
 }
+async function sampleRows(run, n, seed) {
+  const drawn = drawConversations(run.read.turns, n, seed);
+  const turns = await run.read.turnsAt(drawn.flatMap((conversation) => conversation.turns));
+  return labellingRows(drawn, (index) => turns.get(index), run.rephrased);
+}
 function sampleWrittenText(run, rows, out) {
   const sessions = new Set(rows.map((row) => row.session_id)).size;
   return `Wrote ${plural2(sessions, "conversation")} (${plural2(rows.length, "turn")}) of ${plural2(run.report.sessions, "conversation")} to ${out}.
@@ -81717,7 +81980,7 @@ function sampleCommand(context) {
       return;
     }
     const run = await monitorLogs(settings, origins, process.env);
-    const rows = sampleConversations(run.read.turns, run.rephrased, options.n, options.seed);
+    const rows = await sampleRows(run, options.n, options.seed);
     await writeFileAtomic(options.out, rows.map((row) => JSON.stringify(row)).join("\n") + "\n");
     context.stdout(sampleWrittenText(run, rows, options.out));
   });
@@ -82225,23 +82488,23 @@ function parseNumberBytes(bytes, start, end) {
   let mantissa = 0;
   const integerStart = i;
   for (; i < end; i++) {
-    const digit = bytes[i] - ZERO;
-    if (digit < 0 || digit > 9) break;
-    mantissa = mantissa * 10 + digit;
+    const digit2 = bytes[i] - ZERO;
+    if (digit2 < 0 || digit2 > 9) break;
+    mantissa = mantissa * 10 + digit2;
   }
-  let digits = i - integerStart;
+  let digits2 = i - integerStart;
   let decimals = 0;
   if (i < end && bytes[i] === DOT) {
     const fractionStart = ++i;
     for (; i < end; i++) {
-      const digit = bytes[i] - ZERO;
-      if (digit < 0 || digit > 9) break;
-      mantissa = mantissa * 10 + digit;
+      const digit2 = bytes[i] - ZERO;
+      if (digit2 < 0 || digit2 > 9) break;
+      mantissa = mantissa * 10 + digit2;
     }
     decimals = i - fractionStart;
-    digits += decimals;
+    digits2 += decimals;
   }
-  if (i !== end || digits === 0 || digits > MAX_EXACT_DIGITS) return numberOfText(bytes, start, end);
+  if (i !== end || digits2 === 0 || digits2 > MAX_EXACT_DIGITS) return numberOfText(bytes, start, end);
   const magnitude = decimals === 0 ? mantissa : mantissa / EXACT_POWERS_OF_TEN[decimals];
   return negative ? -magnitude : magnitude;
 }
@@ -82253,9 +82516,9 @@ function parseIntegerBytes(bytes, start, end) {
   if (i === end) return NaN;
   let value2 = 0;
   for (let j = i; j < end; j++) {
-    const digit = bytes[j] - ZERO;
-    if (digit < 0 || digit > 9) return NaN;
-    value2 = value2 * 10 + digit;
+    const digit2 = bytes[j] - ZERO;
+    if (digit2 < 0 || digit2 > 9) return NaN;
+    value2 = value2 * 10 + digit2;
   }
   if (end - i > MAX_EXACT_DIGITS) {
     const exact = numberOfText(bytes, start, end);
