@@ -13,6 +13,20 @@ describe('normalizeText', () => {
     );
   });
 
+  it('leaves printable ASCII spaced once as it is, and normalises any other ASCII as NFC and the collapse do (property)', () => {
+    const ascii = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary-ascii' }),
+      fc.string({ unit: fc.constantFrom('a', ' ', '\t', '\u000b', '\u001c', '~', '\u007f') }),
+    );
+    fc.assert(
+      fc.property(ascii, (text) => {
+        expect(normalizeText(text)).toBe(text.normalize('NFC').replace(/\s+/gu, ' ').trim());
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('composes, collapses and trims', () => {
     expect(normalizeText('  Caf\u0065\u0301\t au\u00a0 lait \n')).toBe('Café au lait');
     expect(normalizeText('one two')).toBe('one two');

@@ -43,11 +43,18 @@ const lastUnitBit = (id: string): number => 1 << (id.charCodeAt(id.length - 1) &
 /**
  * Judges `retrieved` (ranked, best first) against `relevance` (document id → grade). An id whose last code unit's bit
  * no judged id has is unjudged without a look-up: most of a ranking is, and a look-up hashes the whole id.
+ * `into`, when it is long enough, holds the ranking's grades (until the caller's next use of it) instead of a new array:
+ * one of a hundred grades is memory outside the heap, which costs more to make and to free than to judge it.
  */
-export function judgeRanking(retrieved: readonly string[], relevance: ReadonlyMap<string, number>, judging: Judging = DEFAULT_JUDGING): JudgedRanking {
+export function judgeRanking(
+  retrieved: readonly string[],
+  relevance: ReadonlyMap<string, number>,
+  judging: Judging = DEFAULT_JUDGING,
+  into?: Float64Array,
+): JudgedRanking {
   let judgedBits = 0;
   for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
-  const grades = new Float64Array(retrieved.length);
+  const grades = into !== undefined && into.length >= retrieved.length ? into.subarray(0, retrieved.length) : new Float64Array(retrieved.length);
   const judgedRanks: number[] = [];
   for (let i = 0; i < retrieved.length; i++) {
     const id = retrieved[i]!;
@@ -57,8 +64,15 @@ export function judgeRanking(retrieved: readonly string[], relevance: ReadonlyMa
   }
   const judged: number[] = [];
   for (const grade of relevance.values()) if (grade >= 0) judged.push(grade);
-  const judgedGrades = Float64Array.from(judged).sort().reverse();
+  // Sorting one grade or none changes nothing.
+  const judgedGrades = judged.length < 2 ? Float64Array.from(judged) : Float64Array.from(judged).sort().reverse();
   return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+}
+
+/** Whether some grade of `relevance` makes its document relevant: whether the judged ranking has any relevant. */
+export function hasRelevant(relevance: ReadonlyMap<string, number>, judging: Judging): boolean {
+  for (const grade of relevance.values()) if (grade >= 0 && grade >= judging.relevanceLevel) return true;
+  return false;
 }
 
 /** How many of `descending` are at least `level`. */

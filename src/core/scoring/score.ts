@@ -3,7 +3,7 @@ import { textCounts } from '../measures/generation/text.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { FieldMap, ResultRecord } from '../record.js';
 import type { ResultsFormat } from '../catalog/formats.js';
-import { type JudgedRanking, type Judging, judgeRanking, relevantCount } from '../measures/ranking.js';
+import { hasRelevant, type JudgedRanking, type Judging, judgeRanking } from '../measures/ranking.js';
 
 /** How questions are scored: which retrieval metrics, how grades are read, when retrieval succeeded, how `correct` is computed. */
 export interface EvalConfig extends ScoringRules {
@@ -26,12 +26,14 @@ function relevanceMap(relevant: ResultRecord['relevant_ids']): Map<string, numbe
 
 /**
  * The judged ranking, or undefined when the question has no ranking or no relevant document to find. The
- * record's `relevant_ids` are its judgments: any other retrieved document is unjudged.
+ * record's `relevant_ids` are its judgments: any other retrieved document is unjudged. `grades`, as `judgeRanking`'s
+ * `into`, may hold the ranking's grades.
  */
-export function judgedRanking(record: ResultRecord, judging: Judging): JudgedRanking | undefined {
+export function judgedRanking(record: ResultRecord, judging: Judging, grades?: Float64Array): JudgedRanking | undefined {
   if (record.retrieved_ids === undefined) return undefined;
-  const ranking = judgeRanking(record.retrieved_ids, relevanceMap(record.relevant_ids), judging);
-  return relevantCount(ranking) === 0 ? undefined : ranking;
+  const relevance = relevanceMap(record.relevant_ids);
+  // Undefined as the judged ranking's relevantCount would say, without judging it.
+  return hasRelevant(relevance, judging) ? judgeRanking(record.retrieved_ids, relevance, judging, grades) : undefined;
 }
 
 /** The names of the columns `scoreQuestion` fills, by the index it hands to `put`: the retrieval metrics, then the question columns. */

@@ -6,7 +6,7 @@ import { evalConfig } from '../../../src/core/compare/settings.js';
 import type { ResultRecord } from '../../../src/core/record.js';
 import { goldKeyOf, OutcomeBuilder } from '../../../src/core/scoring/outcomes.js';
 import { parseRetrievalOkRule } from '../../../src/core/catalog/parse/retrieval-ok.js';
-import { DEFAULT_JUDGING, UNJUDGED } from '../../../src/core/measures/ranking.js';
+import { DEFAULT_JUDGING, judgeRanking, relevantCount, UNJUDGED } from '../../../src/core/measures/ranking.js';
 import { judgedRanking } from '../../../src/core/scoring/score.js';
 
 const config = evalConfig({ k: [5], 'retrieval-ok': parseRetrievalOkRule('hit@5'), correct: { kind: 'exact' }, 'relevance-level': 1, 'ndcg-gains': new Map() });
@@ -46,8 +46,13 @@ describe('gold-label fingerprints', () => {
       fc.array(id, { maxLength: 8 }),
       fc.dictionary(id, fc.integer({ min: 0, max: 3 }), { maxKeys: 8 }).map((grades) => JSON.parse(JSON.stringify(grades)) as Record<string, number>),
     );
+    // Printable ASCII, which JSON writes as it is but for the quote and the backslash, and what it escapes or NFC changes.
+    const expected = fc.oneof(
+      fc.string(),
+      fc.string({ unit: fc.constantFrom('a', ' ', '  ', '"', '\\', '\u0000', '\n', '\u007f', 'e\u0301', '\u00a0', '\uD83D', '😀') }),
+    );
     const record = fc.record(
-      { relevant_ids: relevant, expected_answer: fc.option(fc.string(), { nil: undefined }), answerable: fc.option(fc.boolean(), { nil: undefined }) },
+      { relevant_ids: relevant, expected_answer: fc.option(expected, { nil: undefined }), answerable: fc.option(fc.boolean(), { nil: undefined }) },
       { requiredKeys: [] },
     );
     fc.assert(
@@ -70,6 +75,43 @@ describe('the judged ranking of a record', () => {
 
   it('keeps the grades of an object, 0 (judged, not relevant) and a key named __proto__ included', () => {
     expect(grades(JSON.parse('{"b": 3, "__proto__": 2, "a": 0}') as Record<string, number>)).toEqual([0, 2, 3, UNJUDGED]);
+  });
+});
+
+describe('the judged ranking, judged into a shared array', () => {
+  // Few ids, so that lists repeat them and rankings hold them; grades 0 (judged, not relevant) to 3; levels 1 and 2.
+  const id = fc.constantFrom('a', 'b', 'c', 'B', '__proto__', 'doc-1873ec8aaa', 'é');
+  const record = fc.record({
+    retrieved_ids: fc.option(fc.uniqueArray(id, { maxLength: 7 }), { nil: undefined }),
+    relevant_ids: fc.option(
+      fc.oneof(
+        fc.array(id, { maxLength: 4 }),
+        fc.dictionary(id, fc.integer({ min: 0, max: 3 }), { maxKeys: 4 }).map((grades) => JSON.parse(JSON.stringify(grades)) as Record<string, number>),
+      ),
+      { nil: undefined },
+    ),
+  });
+  const relevance = (relevant: ResultRecord['relevant_ids']) =>
+    new Map<string, number>(relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant));
+
+  it('is the ranking judged on its own, and none where it has no relevant document, record after record (property)', () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 6 }), fc.constantFrom(1, 2), (records, relevanceLevel) => {
+        const judging = { relevanceLevel, ndcgGains: new Map<number, number>() };
+        // Two grades long: longer rankings are judged into arrays of their own.
+        const shared = new Float64Array(2);
+        for (const fields of records) {
+          const given = { id: 'q', question: 'q?', ...fields } as ResultRecord;
+          const alone = given.retrieved_ids === undefined ? undefined : judgeRanking(given.retrieved_ids, relevance(given.relevant_ids), judging);
+          const expected = alone === undefined || relevantCount(alone) === 0 ? undefined : alone;
+          const ranking = judgedRanking(given, judging, shared);
+          expect(ranking === undefined ? undefined : { ...ranking, grades: Array.from(ranking.grades) }).toEqual(
+            expected === undefined ? undefined : { ...expected, grades: Array.from(expected.grades) },
+          );
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 
