@@ -24,6 +24,14 @@ describe('hasRepeat', () => {
     expect(hasRepeat([...ids, ids[999]!])).toBe(true);
   });
 
+  it('tells apart ids that differ only where the first hash does not look, with a repeat among them or not', () => {
+    // One length, the same middle and last three code units: every id in one probe sequence of the first hash.
+    const ids = Array.from({ length: 500 }, (_, i) => `${String(i).padStart(4, '0')}-middle-end`);
+    expect(hasRepeat(ids)).toBe(false);
+    expect(hasRepeat([...ids, ids[250]!])).toBe(true);
+    expect(hasRepeat([ids[7]!, ...ids])).toBe(true);
+  });
+
   // A small alphabet makes repeats and hash collisions common; long lists make the table grow between calls.
   const value = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\uD83D', '\uDE00'), maxLength: 4 });
   it('agrees with a Set on random lists, call after call (property)', () => {
