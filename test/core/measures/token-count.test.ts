@@ -74,6 +74,16 @@ const pieces = fc.constantFrom(
   '😀',
 );
 const texts = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(''));
+// Printable ASCII only (spaces the only white space), which is counted a word at a time between spaces.
+const printable = fc.oneof(
+  fc
+    .array(
+      pieces.filter((piece) => /^[ -~]*$/.test(piece)),
+      { maxLength: 40 },
+    )
+    .map((parts) => parts.join('')),
+  fc.string(),
+);
 
 describe('textCounts counts as the regular-expression definitions do', () => {
   it('textCounts(text).tokens = answerTokens(text).length (property)', () => {
@@ -87,6 +97,15 @@ describe('textCounts counts as the regular-expression definitions do', () => {
     fc.assert(
       fc.property(texts, (text) => textCounts(text).words === wordsBySplit(text)),
       { numRuns: 2000 },
+    );
+  });
+
+  it('counts printable ASCII as the definitions do (property)', () => {
+    fc.assert(
+      fc.property(printable, (text) => {
+        expect(textCounts(text)).toEqual({ words: wordsBySplit(text), tokens: answerTokens(text).length });
+      }),
+      { numRuns: 3000 },
     );
   });
 

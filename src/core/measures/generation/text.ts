@@ -56,6 +56,60 @@ const LOWER_H = 0x68;
 const LOWER_N = 0x6e;
 const LOWER_T = 0x74;
 
+/** What an ASCII code unit is to a word, by its value: 1 kept (a letter, a digit), 0 deleted (punctuation, symbols). */
+const KEPT_UNITS = Uint8Array.from({ length: 0x80 }, (_, code) => (isAsciiSpace(code) || isAsciiPunctuation(code) ? 0 : 1));
+
+/** Anything but printable ASCII: the only white space in printable ASCII is the space. */
+const NOT_PRINTABLE_ASCII = /[^ -~]/;
+
+/**
+ * The letters that the word `text[start, end)` of printable ASCII keeps when they are at most three, case folded, a
+ * byte each from the lowest, above a 1; -1 when it keeps more.
+ */
+function keptCode(text: string, start: number, end: number): number {
+  let code = 1;
+  for (let i = start; i < end; i++) {
+    const unit = text.charCodeAt(i);
+    if (KEPT_UNITS[unit] === 0) continue;
+    if (code >= 1 << 24) return -1;
+    code = (code << 8) | (unit >= 0x41 && unit <= 0x5a ? unit + 0x20 : unit);
+  }
+  return code;
+}
+
+const ARTICLE_CODES: ReadonlySet<number> = new Set([...ARTICLES].map((article) => keptCode(article, 0, article.length)));
+
+// Measured 2026-12-03 on the bench's answers (780 characters, one core): 2.4 µs an answer, where the loop over each
+// character in `textCounts` takes 3.7 (its branches are mispredicted at every word's first and last characters).
+/** textCounts of printable ASCII, a word at a time: the words are found between spaces with indexOf. */
+function printableCounts(text: string): TextCounts {
+  let words = 0;
+  let tokens = 0;
+  for (let start = 0; start < text.length;) {
+    let end = text.indexOf(' ', start);
+    if (end < 0) end = text.length;
+    if (end > start) {
+      words++;
+      // A word whose first four characters are kept keeps more than an article: most words, told without a loop.
+      if (
+        end - start >= 4 &&
+        (KEPT_UNITS[text.charCodeAt(start)]! &
+          KEPT_UNITS[text.charCodeAt(start + 1)]! &
+          KEPT_UNITS[text.charCodeAt(start + 2)]! &
+          KEPT_UNITS[text.charCodeAt(start + 3)]!) ===
+          1
+      )
+        tokens++;
+      else {
+        const code = keptCode(text, start, end);
+        if (code !== 1 && !ARTICLE_CODES.has(code)) tokens++;
+      }
+    }
+    start = end + 1;
+  }
+  return { words, tokens };
+}
+
 /** A text's counts: its words as a reader counts them (answer_length) and its {@link answerTokens} (length_ratio). */
 export interface TextCounts {
   /** Whitespace-separated words, punctuation and articles included. */
@@ -70,6 +124,7 @@ export interface TextCounts {
  * symbols deleted, and is not then an article. Other text goes through the definitions themselves.
  */
 export function textCounts(text: string): TextCounts {
+  if (!NOT_PRINTABLE_ASCII.test(text)) return printableCounts(text);
   let words = 0;
   let tokens = 0;
   // The current word: whether one is open, and its case-folded letters without punctuation: how many, and the
