@@ -459,7 +459,8 @@ export function resolveRecord(
   const id = fields.id ?? questionId(fields.question);
   const { reference_contexts: references, retrieved_contexts: contexts } = fields;
   const retrievalByText = fields.relevant_ids === undefined && references !== undefined && contexts !== undefined;
-  let record: ResultRecord = { ...fields, id };
+  // A record with its id is as scored already (a copy would be the same).
+  let record: ResultRecord = fields.id === undefined ? { ...fields, id } : (fields as ResultRecord);
   if (retrievalByText) {
     let retrieved = fields.retrieved_ids;
     if (retrieved === undefined) {

@@ -118,6 +118,7 @@ function spellingIn(raw: Record<string, unknown>, fields: FieldMap, canonical: s
  * Renames other tools' fields to canonical ones (`spellingIn` finds the user's spelling again for an error
  * message). A null value is an absent field (pandas writes null for a missing value). An unknown field holding a
  * number or true/false is a score, gathered into `scores`; other unknown fields are counted in `unknown`.
+ * A record whose every key is a canonical field with a value is its own canonical form: `raw` itself is returned.
  */
 function canonicalize(
   raw: Record<string, unknown>,
@@ -128,13 +129,22 @@ function canonicalize(
   unknown: Map<string, number>,
   others: Set<string>,
 ) {
-  const record: Record<string, unknown> = {};
+  /** The canonical record, made from the first key that needs it; until then, raw's keys are all canonical. */
+  let record: Record<string, unknown> | undefined;
   let scores: Record<string, unknown> | undefined;
   // for…in, not Object.entries: no array of pairs per record (JSON.parse's objects have only own keys).
   for (const key in raw) {
     const value = raw[key];
-    if (value === null) continue;
     const canonical = canonicalName(key, fields);
+    if (record === undefined) {
+      if (value !== null && canonical === key && KNOWN_FIELDS.has(key)) continue;
+      record = {};
+      for (const before in raw) {
+        if (before === key) break;
+        record[before] = raw[before];
+      }
+    }
+    if (value === null) continue;
     if (!KNOWN_FIELDS.has(canonical)) {
       others.add(key);
       if (isScoreValue(value)) (scores ??= Object.create(null) as Record<string, unknown>)[key] = value;
@@ -147,6 +157,7 @@ function canonicalize(
     }
     record[canonical] = value;
   }
+  record ??= raw;
   const given = record.scores;
   if (typeof given === 'object' && given !== null && !Array.isArray(given)) for (const name in given) others.add(name);
   if (scores !== undefined) {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { byCodeUnits, byKey } from '../../src/core/code-unit-order.js';
+import { byCodeUnits, byKey, sortByCodeUnits } from '../../src/core/code-unit-order.js';
 
 describe('byCodeUnits', () => {
   it('is negative, zero or positive as the first string comes before, equals or follows the second', () => {
@@ -28,5 +29,18 @@ describe('byKey', () => {
       ['b', 1],
     ]);
     expect([byKey(['x', 1], ['x', 2]), byKey(['y', 0], ['x', 0])]).toEqual([0, 1]);
+  });
+});
+
+describe('sortByCodeUnits', () => {
+  it('sorts as Array.prototype.sort with byCodeUnits does, short lists and long, repeats included (property)', () => {
+    const value = fc.string({ unit: fc.constantFrom('a', 'b', 'B', 'é', '\uD83D', '\uDE00', '-', '1'), maxLength: 3 });
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 40 }), (values) => {
+        const expected = [...values].sort(byCodeUnits);
+        expect(sortByCodeUnits([...values])).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, type InputProblem, MAX_LISTED_PROBLEMS } from '../../src/core/errors.js';
 import { readResults } from '../../src/sources/results.js';
@@ -426,5 +427,48 @@ describe('readResults rejects, naming file, line and field', () => {
     const seen: string[] = [];
     await expect(readResults(path, (record) => seen.push(record.id))).rejects.toBeInstanceOf(InputError);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('readResults: a record already in canonical form is read as it is', () => {
+  // Canonical fields, another tool's names for them, nulls, unknown fields (scores among them) and __proto__, in any order.
+  const member = fc.constantFrom<[string, unknown]>(
+    ['id', 'q1'],
+    ['id', 7],
+    ['question', 'Q?'],
+    ['user_input', 'Q?'],
+    ['retrieved_ids', ['d1', 'd2']],
+    ['retrieved_context_ids', ['d1']],
+    ['relevant_ids', { d1: 2 }],
+    ['answer', 'Paris'],
+    ['answer', null],
+    ['correct', true],
+    ['scores', { faithfulness: 0.5 }],
+    ['faithfulness', 0.75],
+    ['note', 'kept out'],
+    ['__proto__', 'odd'],
+  );
+  const texts = fc
+    .uniqueArray(member, { selector: ([key]) => key, maxLength: 8 })
+    .map((members) => `{${members.map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`);
+
+  it('gives the record, or the problems, that the same record copied field by field gives (property)', async () => {
+    const outcome = async (text: string) => {
+      const path = file(`${text}\n`);
+      try {
+        return { records: (await read(path)).records.map(({ record }) => record) };
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        return { problems: error.problems.map(({ field, message }) => ({ field, message })) };
+      }
+    };
+    await fc.assert(
+      fc.asyncProperty(texts, async (text) => {
+        // An unknown field first makes the reader copy every field of the record into a new one.
+        const copied = await outcome(text.replace(/^\{/, text === '{}' ? '{"zz_first": "x"' : '{"zz_first": "x", '));
+        expect(await outcome(text)).toEqual(copied);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -64,8 +64,7 @@ export function judgeRanking(
   }
   const judged: number[] = [];
   for (const grade of relevance.values()) if (grade >= 0) judged.push(grade);
-  // Sorting one grade or none changes nothing.
-  const judgedGrades = judged.length < 2 ? Float64Array.from(judged) : Float64Array.from(judged).sort().reverse();
+  const judgedGrades = descending(judged);
   return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
 }
 
@@ -73,6 +72,28 @@ export function judgeRanking(
 export function hasRelevant(relevance: ReadonlyMap<string, number>, judging: Judging): boolean {
   for (const grade of relevance.values()) if (grade >= 0 && grade >= judging.relevanceLevel) return true;
   return false;
+}
+
+/** The longest list `descending` sorts itself. */
+const INSERTION_SORT_MAX = 16;
+
+/** Whether grade `a` comes before `b` in `Float64Array.from([a, b]).sort().reverse()`: the larger, and 0 before -0. */
+const comesFirst = (a: number, b: number): boolean => a > b || (a === 0 && b === 0 && 1 / a > 1 / b);
+
+/**
+ * `Float64Array.from(grades).sort().reverse()` (grades without NaN): a short list (a record's few judgments) sorted by
+ * insertion, which allocates nothing where the typed array's sort allocates its work arrays on every call.
+ */
+function descending(grades: number[]): Float64Array {
+  if (grades.length > INSERTION_SORT_MAX) return Float64Array.from(grades).sort().reverse();
+  const sorted = new Float64Array(grades.length);
+  for (let i = 0; i < grades.length; i++) {
+    const grade = grades[i]!;
+    let j = i;
+    for (; j > 0 && comesFirst(grade, sorted[j - 1]!); j--) sorted[j] = sorted[j - 1]!;
+    sorted[j] = grade;
+  }
+  return sorted;
 }
 
 /** How many of `descending` are at least `level`. */

@@ -1,6 +1,6 @@
 import type { Derivation, ResultRecord } from '../record.js';
 import { normalizeText } from '../derived-ids.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { sortByCodeUnits } from '../code-unit-order.js';
 import { scoreMetric } from '../catalog/scores.js';
 import { usageMeasure } from '../catalog/metrics.js';
 import type { ResultsFormat } from '../catalog/formats.js';
@@ -80,12 +80,12 @@ export function goldKeyOf(record: ResultRecord): string {
   let grades: Record<string, number> | undefined;
   if (Array.isArray(relevant)) {
     // A copy to sort; a list of one id or none is in order as it is.
-    ids = relevant.length < 2 ? relevant : [...relevant].sort(byCodeUnits);
+    ids = relevant.length < 2 ? relevant : sortByCodeUnits([...relevant]);
   } else if (relevant !== undefined) {
     grades = relevant;
     const labelled: string[] = [];
     for (const id in relevant) if (relevant[id]! >= LABEL_GRADE) labelled.push(id);
-    ids = labelled.length < 2 ? labelled : labelled.sort(byCodeUnits);
+    ids = sortByCodeUnits(labelled);
   }
   let labels = '';
   for (let i = 0; i < ids.length; i++) {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { judgeRanking, relevantCount } from '../../../src/core/measures/ranking.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric } from '../../../src/core/catalog/retrieval-metrics.js';
@@ -244,5 +245,40 @@ describe('metric names', () => {
       'ndcg_exp',
       'r_precision',
     ]);
+  });
+});
+
+describe('the judged ranking and ndcg, against their definitions', () => {
+  it("holds the judgments' grades 0 and up in the order of Float64Array's sort, reversed: -0 after 0 (property)", () => {
+    // Few ids, so that short and long judgment lists alike hold repeated grades; -0 and negative grades among them.
+    const grade = fc.constantFrom(-0, 0, 1, 2, 3, -1, 7, 1e300);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ maxLength: 3 }), grade), { maxLength: 30 }), (judgments) => {
+        const relevance = new Map(judgments);
+        const expected = Float64Array.from([...relevance.values()].filter((g) => g >= 0))
+          .sort()
+          .reverse();
+        const { judgedGrades } = judgeRanking(['a', 'b'], relevance);
+        expect(Array.from(judgedGrades).map((g) => Object.is(g, -0))).toEqual(Array.from(expected).map((g) => Object.is(g, -0)));
+        expect(Array.from(judgedGrades)).toEqual(Array.from(expected));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('ndcg@k is the DCG of the ranking over that of the ideal one, with discount 1/log2(rank + 1) at any depth (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat(1500), { minLength: 1, maxLength: 6 }), fc.constantFrom(1, 5, 10, 1100, Infinity), (ranks, k) => {
+        const placed = Object.fromEntries(ranks.map((rank, i) => [rank + 1, `r${i}`]));
+        const relevance = new Map(ranks.map((_, i) => [`r${i}`, (i % 3) + 1]));
+        const retrieved = rankedWith(1501, placed);
+        const dcg = (gradesInOrder: number[]) =>
+          gradesInOrder.slice(0, Math.min(k, gradesInOrder.length)).reduce((sum, g, i) => (g > 0 ? sum + g / Math.log2(i + 2) : sum), 0);
+        const ideal = dcg([...relevance.values()].sort((a, b) => b - a));
+        const expected = dcg(retrieved.map((id) => relevance.get(id) ?? 0)) / ideal;
+        expect(ndcgAt(judgeRanking(retrieved, relevance), k)).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
