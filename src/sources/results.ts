@@ -321,13 +321,29 @@ export async function readResults(
       for (const row of run.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
       notes.push(...deepEvalNotes(file, run.summary));
     } else {
-      const texts =
-        options.onlyPlaces !== undefined
-          ? readLinesAt(file, options.onlyPlaces, problems)
-          : options.range !== undefined
-            ? rangeTexts(file, problems, options.range, shape)
-            : recordTexts(file, problems, onProgress, shape);
-      for await (const element of texts) handle(element);
+      // Lines are handled as they come from the reader, not through a generator of records around it: every
+      // generator a record passes through costs it a promise and a result object of its own.
+      if (options.onlyPlaces !== undefined) {
+        for await (const line of readLinesAt(file, options.onlyPlaces, problems)) handle(line);
+      } else if (options.range !== undefined) {
+        // Every line of the range is counted, blank ones too.
+        for await (const line of readLines(file, problems, undefined, options.range)) {
+          shape.lines = line.line;
+          if (line.text.trim() !== '') handle(line);
+        }
+      } else {
+        // JSON Lines, or one JSON array when the first line that is not blank opens with `[`.
+        const lines = readLines(file, problems, onProgress);
+        let first = await lines.next();
+        while (!first.done && first.value.text.trim() === '') first = await lines.next();
+        if (!first.done && first.value.text.trimStart().startsWith('[')) {
+          shape.format = 'json-array';
+          for await (const element of jsonArrayElements(prepend(first.value, lines))) handle(element);
+        } else if (!first.done) {
+          handle(first.value);
+          for await (const line of lines) if (line.text.trim() !== '') handle(line);
+        }
+      }
     }
   } catch (error) {
     if (error instanceof JsonArrayShapeError) problems.add({ file, line: error.line, message: error.message });
@@ -465,35 +481,6 @@ function deepEvalNotes(file: string, summary: DeepEvalSummary): string[] {
     notes.push(`${file}: DeepEval's metric "${metric}" has no score on ${count} test case${count === 1 ? '' : 's'} (it errored); those are left out of its n`);
   }
   return notes;
-}
-
-/** The non-blank lines of a range of a JSON Lines file, counting every line. */
-async function* rangeTexts(file: string, problems: ProblemCollector, range: ByteRange, shape: { lines: number }): AsyncGenerator<NumberedLine> {
-  for await (const line of readLines(file, problems, undefined, range)) {
-    shape.lines = line.line;
-    if (line.text.trim() !== '') yield line;
-  }
-}
-
-/** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */
-async function* recordTexts(
-  file: string,
-  problems: ProblemCollector,
-  onProgress: ReadProgress | undefined,
-  shape: { format: ResultsFormat },
-): AsyncGenerator<NumberedLine> {
-  const lines = readLines(file, problems, onProgress);
-  let first = await lines.next();
-  while (!first.done && first.value.text.trim() === '') first = await lines.next();
-  if (first.done) return;
-  const firstLine = first.value;
-  if (firstLine.text.trimStart().startsWith('[')) {
-    shape.format = 'json-array';
-    yield* jsonArrayElements(prepend(firstLine, lines));
-    return;
-  }
-  yield firstLine;
-  for await (const line of lines) if (line.text.trim() !== '') yield line;
 }
 
 async function* prepend<T>(head: T, rest: AsyncIterable<T>): AsyncGenerator<T> {
