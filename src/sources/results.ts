@@ -114,6 +114,13 @@ function spellingIn(raw: Record<string, unknown>, fields: FieldMap, canonical: s
   return undefined;
 }
 
+/** Where `path` (a schema issue's) is in the record as the user wrote it: the field in their spelling. */
+function userField(raw: Record<string, unknown>, fields: FieldMap, path: readonly PropertyKey[]): string | undefined {
+  const [head, ...rest] = path;
+  const field = String(head ?? '');
+  return formatFieldPath([spellingIn(raw, fields, field) ?? field, ...rest]) || undefined;
+}
+
 /**
  * Renames other tools' fields to canonical ones (`spellingIn` finds the user's spelling again for an error
  * message). A null value is an absent field (pandas writes null for a missing value). An unknown field holding a
@@ -251,15 +258,10 @@ export async function readResults(
       problems.add({ file, line, message: OTHER_FIELDS_MESSAGE });
       problems.throwIfAny();
     }
-    const spelling = (field: string) => spellingIn(raw, fields, field) ?? field;
-    const userField = (path: readonly PropertyKey[]) => {
-      const [head, ...rest] = path;
-      return formatFieldPath([spelling(String(head ?? '')), ...rest]) || undefined;
-    };
     const parsed = readRecordFields(given);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        const problem = { file, line, field: userField(issue.path), message: issue.message };
+        const problem = { file, line, field: userField(raw, fields, issue.path), message: issue.message };
         const [field] = issue.path;
         // Only a required field has an issue when absent; the fields not read as ours may hold it misspelt.
         if (issue.path.length === 1 && typeof field === 'string' && !Object.hasOwn(given, field)) {
@@ -269,25 +271,29 @@ export async function readResults(
       }
       return;
     }
-    for (const [name, value] of Object.entries(parsed.data.scores ?? {})) {
-      const kind: ScoreKind = typeof value === 'boolean' ? 'boolean' : 'number';
-      const first = scoreKinds.get(name);
-      if (first === undefined) scoreKinds.set(name, { kind, file, line });
-      else if (first.kind !== kind) {
-        const where = first.file === file ? `line ${first.line}` : `${first.file}:${first.line}`;
-        problems.add({
-          file,
-          line,
-          field: name,
-          message: `is ${kind === 'boolean' ? 'true/false' : 'a number'} here but ${first.kind === 'boolean' ? 'true/false' : 'a number'} on ${where}; a score keeps one type`,
-        });
+    const recordScores = parsed.data.scores;
+    // for…in, not Object.entries: no pairs for a record without scores (a plain object, its keys score names).
+    if (recordScores !== undefined)
+      for (const name in recordScores) {
+        const value = recordScores[name];
+        const kind: ScoreKind = typeof value === 'boolean' ? 'boolean' : 'number';
+        const first = scoreKinds.get(name);
+        if (first === undefined) scoreKinds.set(name, { kind, file, line });
+        else if (first.kind !== kind) {
+          const where = first.file === file ? `line ${first.line}` : `${first.file}:${first.line}`;
+          problems.add({
+            file,
+            line,
+            field: name,
+            message: `is ${kind === 'boolean' ? 'true/false' : 'a number'} here but ${first.kind === 'boolean' ? 'true/false' : 'a number'} on ${where}; a score keeps one type`,
+          });
+        }
+        scores.set(name, scoreKinds.get(name)!.kind);
+        scoreRecords.set(name, (scoreRecords.get(name) ?? 0) + 1);
       }
-      scores.set(name, scoreKinds.get(name)!.kind);
-      scoreRecords.set(name, (scoreRecords.get(name) ?? 0) + 1);
-    }
     const resolved = resolveRecord(parsed.data, contextMatch);
     if ('problem' in resolved) {
-      problems.add({ file, line, field: userField(resolved.problem.path), message: resolved.problem.message });
+      problems.add({ file, line, field: userField(raw, fields, resolved.problem.path), message: resolved.problem.message });
       return;
     }
     const { record, derivation } = resolved;
@@ -302,7 +308,8 @@ export async function readResults(
           : record.run === undefined
             ? `duplicate id ${JSON.stringify(record.id)} (first on ${where})`
             : `duplicate id ${JSON.stringify(record.id)} in run ${record.run} (first on ${where}); each repeat of a question needs its own run number`;
-      problems.add({ file, line, field: spelling(derivation.idFromQuestion ? 'question' : 'id'), message });
+      const idField = derivation.idFromQuestion ? 'question' : 'id';
+      problems.add({ file, line, field: spellingIn(raw, fields, idField) ?? idField, message });
       return;
     }
     seenIds.set(key, { file, line, fromQuestion: derivation.idFromQuestion });

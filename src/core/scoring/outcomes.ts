@@ -201,17 +201,21 @@ export class OutcomeBuilder {
     this.goldKeys.push(goldKeyOf(record));
     if (record.claims?.length === 0) this.noClaims++;
     if (record.judge_errors !== undefined && record.judge_errors.length > 0) this.judgeErrors++;
-    for (const [field, judge] of Object.entries(record.judged_by ?? {})) {
-      if (judge === undefined) continue;
-      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
-      const use = this.judges.get(key);
-      this.judges.set(key, {
-        field: field as JudgeUse['field'],
-        model: judge.model,
-        promptVersion: judge.prompt_version,
-        questions: (use?.questions ?? 0) + 1,
-      });
-    }
+    const judgedBy = record.judged_by;
+    // for…in, not Object.entries: no pairs for a record no judge filled in (its keys are the fields' names).
+    if (judgedBy !== undefined)
+      for (const field in judgedBy) {
+        const judge = judgedBy[field as keyof typeof judgedBy];
+        if (judge === undefined) continue;
+        const key = JSON.stringify([field, judge.model, judge.prompt_version]);
+        const use = this.judges.get(key);
+        this.judges.set(key, {
+          field: field as JudgeUse['field'],
+          model: judge.model,
+          promptVersion: judge.prompt_version,
+          questions: (use?.questions ?? 0) + 1,
+        });
+      }
     const retrieved = record.retrieved_ids?.length ?? 0;
     if (this.grades.length < retrieved) this.grades = new Float64Array(Math.max(retrieved, 2 * this.grades.length));
     // Nothing keeps the ranking past this record.
@@ -225,10 +229,13 @@ export class OutcomeBuilder {
     if (row % CHUNK_ROWS === 0) this.scoredChunks.fill(undefined);
     this.row = row;
     scoreQuestion(record, this.config, ranking, this.put);
-    for (const [name, value] of Object.entries(record.scores ?? {})) {
-      if (!this.scores.has(name)) this.scores.set(name, typeof value === 'boolean' ? 'boolean' : 'number');
-      this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value);
-    }
+    const scores = record.scores;
+    if (scores !== undefined)
+      for (const name in scores) {
+        const value = scores[name]!;
+        if (!this.scores.has(name)) this.scores.set(name, typeof value === 'boolean' ? 'boolean' : 'number');
+        this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value);
+      }
   }
 
   /** The chunk of column `name` that holds `row`, with the chunks before it. */
