@@ -47647,7 +47647,40 @@ var LOWER_E = 101;
 var LOWER_H = 104;
 var LOWER_N = 110;
 var LOWER_T = 116;
+var KEPT_UNITS = Uint8Array.from({ length: 128 }, (_, code3) => isAsciiSpace(code3) || isAsciiPunctuation(code3) ? 0 : 1);
+var NOT_PRINTABLE_ASCII = /[^ -~]/;
+function keptCode(text4, start, end) {
+  let code3 = 1;
+  for (let i = start; i < end; i++) {
+    const unit = text4.charCodeAt(i);
+    if (KEPT_UNITS[unit] === 0) continue;
+    if (code3 >= 1 << 24) return -1;
+    code3 = code3 << 8 | (unit >= 65 && unit <= 90 ? unit + 32 : unit);
+  }
+  return code3;
+}
+var ARTICLE_CODES = new Set([...ARTICLES].map((article) => keptCode(article, 0, article.length)));
+function printableCounts(text4) {
+  let words = 0;
+  let tokens = 0;
+  for (let start = 0; start < text4.length; ) {
+    let end = text4.indexOf(" ", start);
+    if (end < 0) end = text4.length;
+    if (end > start) {
+      words++;
+      if (end - start >= 4 && (KEPT_UNITS[text4.charCodeAt(start)] & KEPT_UNITS[text4.charCodeAt(start + 1)] & KEPT_UNITS[text4.charCodeAt(start + 2)] & KEPT_UNITS[text4.charCodeAt(start + 3)]) === 1)
+        tokens++;
+      else {
+        const code3 = keptCode(text4, start, end);
+        if (code3 !== 1 && !ARTICLE_CODES.has(code3)) tokens++;
+      }
+    }
+    start = end + 1;
+  }
+  return { words, tokens };
+}
 function textCounts(text4) {
+  if (!NOT_PRINTABLE_ASCII.test(text4)) return printableCounts(text4);
   let words = 0;
   let tokens = 0;
   let inWord = false;
@@ -47685,7 +47718,9 @@ function unicodeWords(text4) {
 
 // src/core/derived-ids.ts
 var UNEVEN_SPACE = /\s\s|[^\S ]|^\s|\s$/u;
+var NOT_PLAIN_ASCII = /[^ -~]| {2}|^ | $/;
 function normalizeText(text4) {
+  if (!NOT_PLAIN_ASCII.test(text4)) return text4;
   const composed = text4.normalize("NFC");
   return UNEVEN_SPACE.test(composed) ? composed.replace(/\s+/gu, " ").trim() : composed;
 }
@@ -47765,6 +47800,17 @@ function byCodeUnits(a, b) {
 }
 function byKey(a, b) {
   return byCodeUnits(a[0], b[0]);
+}
+var INSERTION_SORT_MAX = 16;
+function sortByCodeUnits(values) {
+  if (values.length > INSERTION_SORT_MAX) return values.sort(byCodeUnits);
+  for (let i = 1; i < values.length; i++) {
+    const value2 = values[i];
+    let j = i;
+    for (; j > 0 && values[j - 1] > value2; j--) values[j] = values[j - 1];
+    values[j] = value2;
+  }
+  return values;
 }
 
 // src/core/catalog/metrics.ts
@@ -48136,10 +48182,10 @@ init_entry_url();
 var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
 var UNJUDGED = -Infinity;
 var lastUnitBit = (id) => 1 << (id.charCodeAt(id.length - 1) & 31);
-function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
+function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING, into) {
   let judgedBits = 0;
   for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
-  const grades = new Float64Array(retrieved.length);
+  const grades = into !== void 0 && into.length >= retrieved.length ? into.subarray(0, retrieved.length) : new Float64Array(retrieved.length);
   const judgedRanks = [];
   for (let i = 0; i < retrieved.length; i++) {
     const id = retrieved[i];
@@ -48149,12 +48195,29 @@ function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
   }
   const judged = [];
   for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
-  const judgedGrades = Float64Array.from(judged).sort().reverse();
+  const judgedGrades = descending(judged);
   return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
 }
-function countAtLeast(descending, level) {
+function hasRelevant(relevance, judging) {
+  for (const grade2 of relevance.values()) if (grade2 >= 0 && grade2 >= judging.relevanceLevel) return true;
+  return false;
+}
+var INSERTION_SORT_MAX2 = 16;
+var comesFirst = (a, b) => a > b || a === 0 && b === 0 && 1 / a > 1 / b;
+function descending(grades) {
+  if (grades.length > INSERTION_SORT_MAX2) return Float64Array.from(grades).sort().reverse();
+  const sorted = new Float64Array(grades.length);
+  for (let i = 0; i < grades.length; i++) {
+    const grade2 = grades[i];
+    let j = i;
+    for (; j > 0 && comesFirst(grade2, sorted[j - 1]); j--) sorted[j] = sorted[j - 1];
+    sorted[j] = grade2;
+  }
+  return sorted;
+}
+function countAtLeast(descending2, level) {
   let count2 = 0;
-  while (count2 < descending.length && descending[count2] >= level) count2++;
+  while (count2 < descending2.length && descending2[count2] >= level) count2++;
   return count2;
 }
 function relevantCount(ranking) {
@@ -48179,10 +48242,10 @@ function relevanceMap(relevant) {
   else if (relevant !== void 0) for (const id in relevant) map5.set(id, relevant[id]);
   return map5;
 }
-function judgedRanking(record3, judging) {
+function judgedRanking(record3, judging, grades) {
   if (record3.retrieved_ids === void 0) return void 0;
-  const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids), judging);
-  return relevantCount(ranking) === 0 ? void 0 : ranking;
+  const relevance = relevanceMap(record3.relevant_ids);
+  return hasRelevant(relevance, judging) ? judgeRanking(record3.retrieved_ids, relevance, judging, grades) : void 0;
 }
 function scoredColumnNames(config2) {
   return [...config2.retrievalMetrics.map((metric) => metric.name), ...QUESTION_COLUMNS.map((column2) => column2.name)];
@@ -48204,21 +48267,24 @@ function goldKeyOf(record3) {
   let ids2 = [];
   let grades;
   if (Array.isArray(relevant)) {
-    ids2 = [...relevant];
+    ids2 = relevant.length < 2 ? relevant : sortByCodeUnits([...relevant]);
   } else if (relevant !== void 0) {
     grades = relevant;
-    for (const id in relevant) if (relevant[id] >= LABEL_GRADE) ids2.push(id);
+    const labelled = [];
+    for (const id in relevant) if (relevant[id] >= LABEL_GRADE) labelled.push(id);
+    ids2 = sortByCodeUnits(labelled);
   }
-  ids2.sort(byCodeUnits);
   let labels = "";
   for (let i = 0; i < ids2.length; i++) {
     const id = ids2[i];
     if (i > 0 && id === ids2[i - 1]) continue;
     labels += `${labels === "" ? "" : ","}[${JSON.stringify(id)},${grades === void 0 ? 1 : grades[id]}]`;
   }
-  const expected = record3.expected_answer === void 0 ? null : normalizeText(record3.expected_answer);
-  return ["[[", labels, "],", JSON.stringify(expected), ",", JSON.stringify(record3.answerable ?? true), "]"].join("");
+  const expected = record3.expected_answer === void 0 ? "null" : jsonString(normalizeText(record3.expected_answer));
+  return ["[[", labels, "],", expected, record3.answerable === false ? ",false]" : ",true]"].join("");
 }
+var JSON_AS_IS = /^[ !#-[\]-~]*$/;
+var jsonString = (text4) => JSON_AS_IS.test(text4) ? `"${text4}"` : JSON.stringify(text4);
 function goldLabelsOf(key) {
   const [grades, expected, answerable] = JSON.parse(key);
   const relevant = /* @__PURE__ */ Object.create(null);
@@ -48266,6 +48332,8 @@ var OutcomeBuilder = class {
   scoredChunks;
   /** The row being scored, for `put`. */
   row = 0;
+  /** The grades of the ranking being scored. */
+  grades = new Float64Array(128);
   /** Stores the row's value in the column of `scoreQuestion`'s index `column`. */
   put = (column2, value2) => {
     const chunk = this.scoredChunks[column2] ??= this.chunkFor(this.scoredNames[column2], this.row);
@@ -48287,18 +48355,23 @@ var OutcomeBuilder = class {
     this.goldKeys.push(goldKeyOf(record3));
     if (record3.claims?.length === 0) this.noClaims++;
     if (record3.judge_errors !== void 0 && record3.judge_errors.length > 0) this.judgeErrors++;
-    for (const [field2, judge] of Object.entries(record3.judged_by ?? {})) {
-      if (judge === void 0) continue;
-      const key = JSON.stringify([field2, judge.model, judge.prompt_version]);
-      const use = this.judges.get(key);
-      this.judges.set(key, {
-        field: field2,
-        model: judge.model,
-        promptVersion: judge.prompt_version,
-        questions: (use?.questions ?? 0) + 1
-      });
-    }
-    const ranking = judgedRanking(record3, this.config.judging);
+    const judgedBy = record3.judged_by;
+    if (judgedBy !== void 0)
+      for (const field2 in judgedBy) {
+        const judge = judgedBy[field2];
+        if (judge === void 0) continue;
+        const key = JSON.stringify([field2, judge.model, judge.prompt_version]);
+        const use = this.judges.get(key);
+        this.judges.set(key, {
+          field: field2,
+          model: judge.model,
+          promptVersion: judge.prompt_version,
+          questions: (use?.questions ?? 0) + 1
+        });
+      }
+    const retrieved = record3.retrieved_ids?.length ?? 0;
+    if (this.grades.length < retrieved) this.grades = new Float64Array(Math.max(retrieved, 2 * this.grades.length));
+    const ranking = judgedRanking(record3, this.config.judging, this.grades);
     if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
     this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids, ranking, this.config.retrievalOk.metric.k));
     if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
@@ -48307,10 +48380,13 @@ var OutcomeBuilder = class {
     if (row % CHUNK_ROWS === 0) this.scoredChunks.fill(void 0);
     this.row = row;
     scoreQuestion(record3, this.config, ranking, this.put);
-    for (const [name, value2] of Object.entries(record3.scores ?? {})) {
-      if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
-      this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value2);
-    }
+    const scores = record3.scores;
+    if (scores !== void 0)
+      for (const name in scores) {
+        const value2 = scores[name];
+        if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
+        this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value2);
+      }
   }
   /** The chunk of column `name` that holds `row`, with the chunks before it. */
   chunkFor(name, row) {
@@ -62947,13 +63023,15 @@ function tableGain(judging) {
   if (gains.size === 0) return linearGain;
   return (grade2) => grade2 >= 0 ? gains.get(grade2) ?? grade2 : 0;
 }
+var LOG2_OF_RANK_PLUS_ONE = Float64Array.from({ length: 1024 }, (_, i) => Math.log2(i + 2));
+var discountDivisor = (i) => i < LOG2_OF_RANK_PLUS_ONE.length ? LOG2_OF_RANK_PLUS_ONE[i] : Math.log2(i + 2);
 function rankingDiscountedGain(ranking, k, gain) {
   const { grades, judgedRanks } = ranking;
   let sum = 0;
   for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) {
     const i = judgedRanks[j];
     const g = gain(grades[i]);
-    if (g !== 0) sum += g / Math.log2(i + 2);
+    if (g !== 0) sum += g / discountDivisor(i);
   }
   return sum;
 }
@@ -62962,7 +63040,7 @@ function discountedGain(grades, k, gain) {
   let sum = 0;
   for (let i = 0; i < depth; i++) {
     const g = gain(grades[i]);
-    if (g !== 0) sum += g / Math.log2(i + 2);
+    if (g !== 0) sum += g / discountDivisor(i);
   }
   return sum;
 }
@@ -65460,6 +65538,24 @@ init_entry_url();
 var slots = new Int32Array(256);
 var stamps = new Uint32Array(256);
 var stamp = 0;
+function sampledHash(value2) {
+  const length = value2.length;
+  let hash2 = Math.imul(2166136261 ^ length, 16777619);
+  if (length === 0) return hash2;
+  hash2 = Math.imul(hash2 ^ value2.charCodeAt(length - 1), 16777619);
+  hash2 = Math.imul(hash2 ^ value2.charCodeAt(length >> 1), 16777619);
+  if (length > 2) {
+    hash2 = Math.imul(hash2 ^ value2.charCodeAt(length - 2), 16777619);
+    hash2 = Math.imul(hash2 ^ value2.charCodeAt(length - 3), 16777619);
+  }
+  return hash2 ^ hash2 >>> 15;
+}
+function fullHash(value2) {
+  let hash2 = 2166136261;
+  for (let i = 0; i < value2.length; i++) hash2 = Math.imul(hash2 ^ value2.charCodeAt(i), 16777619);
+  return hash2;
+}
+var PROBES_PER_VALUE = 2;
 function hasRepeat(values) {
   const count2 = values.length;
   if (count2 < 2) return false;
@@ -65470,22 +65566,25 @@ function hasRepeat(values) {
     stamps = new Uint32Array(size);
     stamp = 0;
   }
+  return repeatBy(values, sampledHash, count2 * PROBES_PER_VALUE) ?? repeatBy(values, fullHash, Infinity);
+}
+function repeatBy(values, hash2, budget) {
   if (++stamp === 4294967296) {
     stamps.fill(0);
     stamp = 1;
   }
   const mask = slots.length - 1;
-  for (let row = 0; row < count2; row++) {
+  let probes = 0;
+  for (let row = 0; row < values.length; row++) {
     const value2 = values[row];
-    let hash2 = 2166136261;
-    for (let i = 0; i < value2.length; i++) hash2 = Math.imul(hash2 ^ value2.charCodeAt(i), 16777619);
-    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+    for (let slot = hash2(value2) & mask; ; slot = slot + 1 & mask) {
       if (stamps[slot] !== stamp) {
         stamps[slot] = stamp;
         slots[slot] = row;
         break;
       }
       if (values[slots[slot]] === value2) return true;
+      if (++probes > budget) return void 0;
     }
   }
   return false;
@@ -65850,7 +65949,7 @@ function resolveRecord(fields, rule) {
   const id = fields.id ?? questionId(fields.question);
   const { reference_contexts: references, retrieved_contexts: contexts } = fields;
   const retrievalByText = fields.relevant_ids === void 0 && references !== void 0 && contexts !== void 0;
-  let record3 = { ...fields, id };
+  let record3 = fields.id === void 0 ? { ...fields, id } : fields;
   if (retrievalByText) {
     let retrieved = fields.retrieved_ids;
     if (retrieved === void 0) {
@@ -68796,13 +68895,26 @@ function spellingIn(raw, fields, canonical2) {
   for (const key in raw) if (raw[key] !== null && canonicalName(key, fields) === canonical2) return key;
   return void 0;
 }
+function userField(raw, fields, path) {
+  const [head, ...rest] = path;
+  const field2 = String(head ?? "");
+  return formatFieldPath([spellingIn(raw, fields, field2) ?? field2, ...rest]) || void 0;
+}
 function canonicalize(raw, fields, file2, line, problems, unknown3, others) {
-  const record3 = {};
+  let record3;
   let scores;
   for (const key in raw) {
     const value2 = raw[key];
-    if (value2 === null) continue;
     const canonical2 = canonicalName(key, fields);
+    if (record3 === void 0) {
+      if (value2 !== null && canonical2 === key && KNOWN_FIELDS.has(key)) continue;
+      record3 = {};
+      for (const before in raw) {
+        if (before === key) break;
+        record3[before] = raw[before];
+      }
+    }
+    if (value2 === null) continue;
     if (!KNOWN_FIELDS.has(canonical2)) {
       others.add(key);
       if (isScoreValue(value2)) (scores ??= /* @__PURE__ */ Object.create(null))[key] = value2;
@@ -68815,6 +68927,7 @@ function canonicalize(raw, fields, file2, line, problems, unknown3, others) {
     }
     record3[canonical2] = value2;
   }
+  record3 ??= raw;
   const given = record3.scores;
   if (typeof given === "object" && given !== null && !Array.isArray(given)) for (const name in given) others.add(name);
   if (scores !== void 0) {
@@ -68890,15 +69003,10 @@ async function readResults(file2, onRecord, options = {}) {
       problems.add({ file: file2, line, message: OTHER_FIELDS_MESSAGE });
       problems.throwIfAny();
     }
-    const spelling = (field2) => spellingIn(raw, fields, field2) ?? field2;
-    const userField = (path) => {
-      const [head, ...rest] = path;
-      return formatFieldPath([spelling(String(head ?? "")), ...rest]) || void 0;
-    };
     const parsed = readRecordFields(given);
     if (!parsed.success) {
       for (const issue3 of parsed.error.issues) {
-        const problem = { file: file2, line, field: userField(issue3.path), message: issue3.message };
+        const problem = { file: file2, line, field: userField(raw, fields, issue3.path), message: issue3.message };
         const [field2] = issue3.path;
         if (issue3.path.length === 1 && typeof field2 === "string" && !Object.hasOwn(given, field2)) {
           const unread = Object.keys(raw).filter((key2) => raw[key2] !== null && !KNOWN_FIELDS.has(canonicalName(key2, fields)));
@@ -68907,25 +69015,28 @@ async function readResults(file2, onRecord, options = {}) {
       }
       return;
     }
-    for (const [name, value2] of Object.entries(parsed.data.scores ?? {})) {
-      const kind = typeof value2 === "boolean" ? "boolean" : "number";
-      const first2 = scoreKinds.get(name);
-      if (first2 === void 0) scoreKinds.set(name, { kind, file: file2, line });
-      else if (first2.kind !== kind) {
-        const where = first2.file === file2 ? `line ${first2.line}` : `${first2.file}:${first2.line}`;
-        problems.add({
-          file: file2,
-          line,
-          field: name,
-          message: `is ${kind === "boolean" ? "true/false" : "a number"} here but ${first2.kind === "boolean" ? "true/false" : "a number"} on ${where}; a score keeps one type`
-        });
+    const recordScores = parsed.data.scores;
+    if (recordScores !== void 0)
+      for (const name in recordScores) {
+        const value2 = recordScores[name];
+        const kind = typeof value2 === "boolean" ? "boolean" : "number";
+        const first2 = scoreKinds.get(name);
+        if (first2 === void 0) scoreKinds.set(name, { kind, file: file2, line });
+        else if (first2.kind !== kind) {
+          const where = first2.file === file2 ? `line ${first2.line}` : `${first2.file}:${first2.line}`;
+          problems.add({
+            file: file2,
+            line,
+            field: name,
+            message: `is ${kind === "boolean" ? "true/false" : "a number"} here but ${first2.kind === "boolean" ? "true/false" : "a number"} on ${where}; a score keeps one type`
+          });
+        }
+        scores.set(name, scoreKinds.get(name).kind);
+        scoreRecords.set(name, (scoreRecords.get(name) ?? 0) + 1);
       }
-      scores.set(name, scoreKinds.get(name).kind);
-      scoreRecords.set(name, (scoreRecords.get(name) ?? 0) + 1);
-    }
     const resolved = resolveRecord(parsed.data, contextMatch);
     if ("problem" in resolved) {
-      problems.add({ file: file2, line, field: userField(resolved.problem.path), message: resolved.problem.message });
+      problems.add({ file: file2, line, field: userField(raw, fields, resolved.problem.path), message: resolved.problem.message });
       return;
     }
     const { record: record3, derivation } = resolved;
@@ -68935,7 +69046,8 @@ async function readResults(file2, onRecord, options = {}) {
       const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
       const repeat = record3.run === void 0 ? "" : ` in run ${record3.run}`;
       const message = derivation.idFromQuestion && first.fromQuestion ? `the same question as ${where}${repeat} (records without an id are told apart by their question text); give each an id, or remove the repeat` : record3.run === void 0 ? `duplicate id ${JSON.stringify(record3.id)} (first on ${where})` : `duplicate id ${JSON.stringify(record3.id)} in run ${record3.run} (first on ${where}); each repeat of a question needs its own run number`;
-      problems.add({ file: file2, line, field: spelling(derivation.idFromQuestion ? "question" : "id"), message });
+      const idField = derivation.idFromQuestion ? "question" : "id";
+      problems.add({ file: file2, line, field: spellingIn(raw, fields, idField) ?? idField, message });
       return;
     }
     seenIds.set(key, { file: file2, line, fromQuestion: derivation.idFromQuestion });
@@ -68953,8 +69065,25 @@ async function readResults(file2, onRecord, options = {}) {
       for (const row of run3.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
       notes2.push(...deepEvalNotes(file2, run3.summary));
     } else {
-      const texts2 = options.onlyPlaces !== void 0 ? readLinesAt(file2, options.onlyPlaces, problems) : options.range !== void 0 ? rangeTexts(file2, problems, options.range, shape) : recordTexts2(file2, problems, onProgress, shape);
-      for await (const element of texts2) handle2(element);
+      if (options.onlyPlaces !== void 0) {
+        for await (const line of readLinesAt(file2, options.onlyPlaces, problems)) handle2(line);
+      } else if (options.range !== void 0) {
+        for await (const line of readLines(file2, problems, void 0, options.range)) {
+          shape.lines = line.line;
+          if (line.text.trim() !== "") handle2(line);
+        }
+      } else {
+        const lines = readLines(file2, problems, onProgress);
+        let first = await lines.next();
+        while (!first.done && first.value.text.trim() === "") first = await lines.next();
+        if (!first.done && first.value.text.trimStart().startsWith("[")) {
+          shape.format = "json-array";
+          for await (const element of jsonArrayElements(prepend(first.value, lines))) handle2(element);
+        } else if (!first.done) {
+          handle2(first.value);
+          for await (const line of lines) if (line.text.trim() !== "") handle2(line);
+        }
+      }
     }
   } catch (error3) {
     if (error3 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error3.line, message: error3.message });
@@ -69058,26 +69187,6 @@ function deepEvalNotes(file2, summary2) {
     notes2.push(`${file2}: DeepEval's metric "${metric}" has no score on ${count2} test case${count2 === 1 ? "" : "s"} (it errored); those are left out of its n`);
   }
   return notes2;
-}
-async function* rangeTexts(file2, problems, range, shape) {
-  for await (const line of readLines(file2, problems, void 0, range)) {
-    shape.lines = line.line;
-    if (line.text.trim() !== "") yield line;
-  }
-}
-async function* recordTexts2(file2, problems, onProgress, shape) {
-  const lines = readLines(file2, problems, onProgress);
-  let first = await lines.next();
-  while (!first.done && first.value.text.trim() === "") first = await lines.next();
-  if (first.done) return;
-  const firstLine = first.value;
-  if (firstLine.text.trimStart().startsWith("[")) {
-    shape.format = "json-array";
-    yield* jsonArrayElements(prepend(firstLine, lines));
-    return;
-  }
-  yield firstLine;
-  for await (const line of lines) if (line.text.trim() !== "") yield line;
 }
 async function* prepend(head, rest) {
   yield head;
