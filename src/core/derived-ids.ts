@@ -36,9 +36,13 @@ export function questionId(question: string): string {
   return `q-${digest(normalizeText(question))}`;
 }
 
+/** The shape of every id `questionId` makes: `q-` and 16 lower-case hex digits. */
+const QUESTION_ID = /^q-[0-9a-f]{16}$/;
+
 /** Whether `id` is the one derived from `question` (the record gave none): the id then says nothing the text does not. */
 export function isQuestionIdOf(id: string, question: string): boolean {
-  return id.startsWith('q-') && id === questionId(question);
+  // Only an id of the derived shape can be derived: others are told apart without hashing the question.
+  return QUESTION_ID.test(id) && id === questionId(question);
 }
 
 /** The document id of a context given only as text: `text-` and a hash of its normalised text. */

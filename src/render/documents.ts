@@ -20,5 +20,12 @@ export function documentLabel(id: string, evidence: QuestionEvidence | undefined
   return null;
 }
 
+/** `idFromText` of each listed item: the log's report and the comment ask it of the same items. */
+const fromText = new WeakMap<object, boolean>();
+
 /** Whether a question's id is only the hash of its text, so that reports show the text alone. */
-export const idFromText = (item: { readonly id: string; readonly question: string }): boolean => isQuestionIdOf(item.id, item.question);
+export function idFromText(item: { readonly id: string; readonly question: string }): boolean {
+  let derived = fromText.get(item);
+  if (derived === undefined) fromText.set(item, (derived = isQuestionIdOf(item.id, item.question)));
+  return derived;
+}

@@ -233,6 +233,8 @@ interface UnsafeScope {
   readonly withoutLineEnding: readonly Unsafe[];
   /** Their characters: where `safe` may escape or encode. */
   readonly characters: ReadonlySet<string>;
+  /** Whether a text holds any of them. */
+  readonly anyCharacter: RegExp;
 }
 
 /** A pattern's context that is one line ending, as mdast-util-to-markdown's patterns write it. */
@@ -262,10 +264,12 @@ function unsafeInScope(state: State): UnsafeScope {
       const names = typeof inConstruct === 'string' ? [inConstruct] : (inConstruct ?? []);
       return names.length === 0 || names.some((name) => state.stack.includes(name));
     });
+    const characters = new Set(patterns.map((pattern) => pattern.character));
     scope = {
       patterns,
       withoutLineEnding: patterns.filter((pattern) => !needsLineEnding(pattern)),
-      characters: new Set(patterns.map((pattern) => pattern.character)),
+      characters,
+      anyCharacter: new RegExp(`[${[...characters].map((character) => `\\u{${character.codePointAt(0)!.toString(16)}}`).join('')}]`, 'u'),
     };
     byStack.set(key, scope);
   }
@@ -281,9 +285,11 @@ function unsafeInScope(state: State): UnsafeScope {
  */
 function safeAsItIs(state: State, value: string, before: string, after: string): boolean {
   if (value.includes('\\') || after.includes('\\')) return false;
+  const scope = unsafeInScope(state);
+  // Most words hold none of the patterns' characters.
+  if (!scope.anyCharacter.test(value)) return true;
   const whole = before + value + after;
   const end = whole.length - after.length;
-  const scope = unsafeInScope(state);
   const patterns = whole.includes('\n') || whole.includes('\r') ? scope.patterns : scope.withoutLineEnding;
   for (const pattern of patterns) {
     if (!value.includes(pattern.character)) continue;

@@ -27,24 +27,31 @@ const AROUND = '|';
 
 const PLAIN_END = /^[A-Za-z0-9]$/;
 
-/** As mdast-util-to-markdown takes them: a whole code point, or nothing. */
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** As mdast-util-to-markdown takes them: a whole code point (a lone surrogate is one), or nothing. */
 function firstCharacter(value: string): string {
-  const code = value.codePointAt(0);
-  return code === undefined ? '' : String.fromCodePoint(code);
+  return value.length > 1 && isHigh(value.charCodeAt(0)) && isLow(value.charCodeAt(1)) ? value.slice(0, 2) : value.charAt(0);
 }
 
 function lastCharacter(value: string): string {
-  const code = value.codePointAt(value.length - 2);
-  return code !== undefined && code > 0xffff ? value.slice(-2) : value.slice(-1);
+  const end = value.length;
+  return end > 1 && isLow(value.charCodeAt(end - 1)) && isHigh(value.charCodeAt(end - 2)) ? value.slice(-2) : value.slice(-1);
 }
+
+/** What a peek is given: no neighbours. Handlers read their `info`, never change it. */
+const PEEK_INFO: Info = { ...AT, before: '', after: '' };
 
 const handlersOf = (state: State) => (state.handle as unknown as { handlers: Record<string, PhrasingHandle | undefined> }).handlers;
 
 /** What phrasing takes as the character after a child: the first of its next sibling's peek. */
 function peekFirst(next: PhrasingContent, parent: TableCell, state: State): string {
+  // A code span starts with its fence; GFM's handler has no peek, and writing the span to peek costs it twice.
+  if (next.type === 'inlineCode') return '`';
   let handle = handlersOf(state)[next.type];
   if (handle?.peek) handle = handle.peek;
-  return handle ? firstCharacter(handle(next, parent, state, { ...AT, before: '', after: '' })) : '';
+  return handle ? firstCharacter(handle(next, parent, state, PEEK_INFO)) : '';
 }
 
 /** A strong or emphasis node as phrasing writes it when its choice is plain (see above); undefined otherwise. */
@@ -82,7 +89,7 @@ function cellText(cell: TableCell, state: State): string | undefined {
     }
     // Attention is written without its neighbours (see above); other nodes with them, as phrasing gives them.
     const after = index + 1 < children.length ? peekFirst(children[index + 1]!, cell, state) : AROUND;
-    const info: Info = { ...AT, before, after };
+    const info: Info = { now: AT.now, lineShift: AT.lineShift, before, after };
     const value = state.handle(child, cell, state, info);
     // Phrasing drops an empty result; attention on either side of it stays next to each other.
     if (!value) continue;

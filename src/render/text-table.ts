@@ -10,25 +10,42 @@ const CELL_MAX_CHARS = 120;
  */
 export function textTable(cells: readonly (readonly string[])[], indent = '  '): string {
   const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
+  const lengths = rows.map((row) => row.map(codePoints));
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
+  for (const row of lengths) row.forEach((length, i) => (widths[i] = Math.max(widths[i] ?? 0, length)));
   // U+2212 is the minus sign, U+2014 the dash of an empty cell (escaped: scripts/build.mjs keeps the bundle ASCII).
   const numeric = /^[-+\u2212]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^\u2014$|^$/;
   // A column is right-aligned when every cell below the header is a number.
   const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? '')));
   return rows
     .map(
-      (row) =>
+      (row, r) =>
         indent +
         row
           .map((cell, i) => {
-            const pad = (widths[i] ?? 0) - [...cell].length;
+            const pad = (widths[i] ?? 0) - lengths[r]![i]!;
             return i > 0 && rightAligned[i] ? ' '.repeat(pad) + cell : cell + ' '.repeat(pad);
           })
           .join('  ')
           .trimEnd(),
     )
     .join('\n');
+}
+
+/** The code points of a string, as `[...value].length` counts them (a lone surrogate is one), without the array. */
+export function codePoints(value: string): number {
+  let count = value.length;
+  for (let i = 0; i < value.length - 1; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
 }
 
 /** A value to 3 decimals, or an em dash when undefined. */

@@ -50,6 +50,31 @@ describe('documentLabel and idFromText', () => {
     expect(idFromText({ id: 'q-0022', question: 'How long is the trial?' })).toBe(false);
     expect(idFromText({ id: questionId('Another question'), question: 'How long is the trial?' })).toBe(false);
   });
+
+  it('agrees with comparing the id to the hash of the question, whatever the id (property)', () => {
+    const question = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '\t', 'é', 'e\u0301', '?'), maxLength: 8 });
+    // Ids of the derived shape or near it: the question's own, another's, re-cased, cut, lengthened, or any.
+    const id = (text: string) =>
+      fc.oneof(
+        fc.constant(questionId(text)),
+        question.map(questionId),
+        fc.constant(questionId(text).toUpperCase()),
+        fc.constant(questionId(text).slice(0, -1)),
+        fc.constant(`${questionId(text)}0`),
+        fc.constant(`Q-${questionId(text).slice(2)}`),
+        fc.string({ maxLength: 20 }),
+        fc.string({ unit: fc.constantFrom(...'0123456789abcdefA'), minLength: 15, maxLength: 17 }).map((hex) => `q-${hex}`),
+      );
+    fc.assert(
+      fc.property(
+        question.chain((text) => fc.tuple(fc.constant(text), id(text))),
+        ([text, given]) => {
+          expect(idFromText({ id: given, question: text })).toBe(given.startsWith('q-') && given === questionId(text));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe('renderComment: questions and documents without ids', () => {

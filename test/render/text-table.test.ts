@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fixed3, textTable } from '../../src/render/text-table.js';
+import { codePoints, fixed3, textTable } from '../../src/render/text-table.js';
 
 describe('textTable', () => {
   it('right-aligns a column of numbers: signed (a minus sign too), percentages, fractions, intervals, dashes, blanks', () => {
@@ -33,5 +34,16 @@ describe('textTable', () => {
         ['q2', '2'],
       ]).split('\n'),
     ).toEqual(['  id             n', '  q1 ::error::x  many', '  q2             2']);
+  });
+});
+
+describe('codePoints', () => {
+  it('counts as spreading the string does, lone surrogates included (property)', () => {
+    const unit = fc.constantFrom('a', ' ', 'é', '\u{1F600}', '\ud83d', '\ude00', '\u200b', '\uffff');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), (value) => {
+        expect(codePoints(value)).toBe([...value].length);
+      }),
+    );
   });
 });
