@@ -32,7 +32,10 @@ export function largestFitting(shown: number, render: (count: number) => string,
 
 export interface ListRenders<K extends string> {
   render: (limits: Readonly<Record<K, number>>) => string;
-  /** A lower bound on the length of `render(limits)` that grows with every count. */
+  /**
+   * A lower bound on the length of `render(limits)` that grows with every count; it is only compared with
+   * `maxLength`, so it may stop adding once it is over.
+   */
   atLeast: (limits: Readonly<Record<K, number>>) => number;
   /** A first guess at the count of list `key` to search from (see {@link largestFitting}). */
   guess: (key: K, shown: number, excess: number) => number | undefined;

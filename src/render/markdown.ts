@@ -527,7 +527,33 @@ function documentList(ids: readonly string[], evidence: QuestionEvidence | undef
 
 interface QuestionList {
   readonly header: readonly string[];
-  readonly rows: readonly (readonly Cell[])[];
+  /** How many rows the list has. */
+  readonly length: number;
+  /** Row `index`, built when first asked for (most rows of a long list are never shown), then kept: a row rendered again is the same cells. */
+  row(index: number): readonly Cell[];
+  /** The first `count` rows. */
+  rows(count: number): readonly (readonly Cell[])[];
+}
+
+/** A list of `items`, each row made by `row` when first asked for. */
+function questionList<T>(header: readonly string[], items: readonly T[], row: (item: T) => readonly Cell[]): QuestionList {
+  const built: (readonly Cell[])[] = [];
+  const upTo = (end: number) => {
+    while (built.length < end) built.push(row(items[built.length]!));
+  };
+  return {
+    header,
+    length: items.length,
+    row: (index) => {
+      upTo(index + 1);
+      return built[index]!;
+    },
+    rows: (count) => {
+      const end = Math.min(count, items.length);
+      upTo(end);
+      return built.slice(0, end);
+    },
+  };
 }
 
 /** A listed question, with what the reports know of it. */
@@ -596,20 +622,21 @@ function regressionList(changes: readonly QuestionChange[], improving: boolean, 
   const cell = (c: QuestionChange) => questionCell(c, options.traceUrl, outcomes, lost(c));
   // With repeated runs, how often each side was right: "correct in 1/5 head runs vs 5/5 base runs".
   if (changes.some((c) => c.correctRuns !== undefined)) {
-    return {
-      header: ['question', 'runs', 'cause'],
-      rows: changes.map((c) => [cell(c), c.correctRuns === undefined ? '' : correctRunsWords(c.correctRuns), causeCell(c, improving)]),
-    };
+    return questionList(['question', 'runs', 'cause'], changes, (c) => [
+      cell(c),
+      c.correctRuns === undefined ? '' : correctRunsWords(c.correctRuns),
+      causeCell(c, improving),
+    ]);
   }
-  return { header: ['question', 'cause'], rows: changes.map((c) => [cell(c), causeCell(c, improving)]) };
+  return questionList(['question', 'cause'], changes, (c) => [cell(c), causeCell(c, improving)]);
 }
 
 function retrievalList(items: readonly RetrievalRegression[], showRescued: boolean, options: CommentOptions): QuestionList {
   const cell = (r: RetrievalRegression) =>
     questionCell(r, options.traceUrl, [null, showRescued ? (r.rescued ? 'still right' : 'wrong') : null], r.lostDocuments);
   return showRescued
-    ? { header: ['question', 'answer'], rows: items.map((r) => [cell(r), r.rescued ? 'still right' : 'wrong']) }
-    : { header: ['question'], rows: items.map((r) => [cell(r)]) };
+    ? questionList(['question', 'answer'], items, (r) => [cell(r), r.rescued ? 'still right' : 'wrong'])
+    : questionList(['question'], items, (r) => [cell(r)]);
 }
 
 /** "… and N more; see the full JSON (…)". */
@@ -624,7 +651,7 @@ function moreLine(hidden: number, { reportLink }: CommentOptions): Paragraph {
  * longer than {@link LIST_FOLD_AFTER} shows its first rows and folds the rest.
  */
 function listBody(list: QuestionList, keep: number, noun: string | null, options: CommentOptions): RootContent[] {
-  const rows = list.rows.slice(0, keep);
+  const rows = list.rows(keep);
   const out: RootContent[] = [];
   if (noun !== null && rows.length > LIST_FOLD_AFTER) {
     out.push(table(list.header, rows.slice(0, LIST_VISIBLE)));
@@ -632,7 +659,7 @@ function listBody(list: QuestionList, keep: number, noun: string | null, options
   } else if (rows.length > 0) {
     out.push(table(list.header, rows));
   }
-  if (keep < list.rows.length) out.push(moreLine(list.rows.length - keep, options));
+  if (keep < list.length) out.push(moreLine(list.length - keep, options));
   return out;
 }
 
@@ -667,7 +694,7 @@ function baseOutcome(question: MissingQuestion): string {
 }
 
 function missingList(comparison: Comparison, options: CommentOptions): QuestionList {
-  return { header: ['question', 'in base'], rows: comparison.missing.map((m) => [questionCell(m, options.traceUrl, null), baseOutcome(m)]) };
+  return questionList(['question', 'in base'], comparison.missing, (m) => [questionCell(m, options.traceUrl, null), baseOutcome(m)]);
 }
 
 /**
@@ -724,16 +751,16 @@ function buildLists(comparison: Comparison, options: CommentOptions): Lists {
 function questionSections(lists: Lists, limits: Limits, options: CommentOptions): RootContent[] {
   const out: RootContent[] = [];
   const { missing, main, extra, fixed, tags } = lists;
-  if (missing.rows.length > 0) {
+  if (missing.length > 0) {
     out.push(
-      heading(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString('en-US')})`),
+      heading(4, `Missing from head: counted as failed (${missing.length.toLocaleString('en-US')})`),
       ...listBody(missing, limits.missing, 'missing question', options),
     );
   }
-  if (main.list.rows.length > 0) out.push(heading(4, main.title), ...listBody(main.list, limits.main, main.noun, options));
+  if (main.list.length > 0) out.push(heading(4, main.title), ...listBody(main.list, limits.main, main.noun, options));
   if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, options)));
-  if (fixed.rows.length > 0) {
-    out.push(...details(`${plural(fixed.rows.length, 'question')} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, options)));
+  if (fixed.length > 0) {
+    out.push(...details(`${plural(fixed.length, 'question')} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, options)));
   }
   if (tags.length > 0) {
     const body: RootContent[] = [];
@@ -949,32 +976,40 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   // A render holds the text of the head, of the tail and of every row shown, so their lengths bound it from below
   // without serialising a row: rows past the budget are never serialised, however many questions a list holds.
   const textOf = (children: RootContent[]) => serialise({ type: 'root', children }).trimEnd().length;
-  const rowLengths = {
-    missing: prefixLengths(lists.missing, maxLength),
-    main: prefixLengths(lists.main.list, maxLength),
-    extra: prefixLengths(lists.extra?.list, maxLength),
-    fixed: prefixLengths(lists.fixed, maxLength),
+  // The lists in the order their rows are added up, the one cut last first: while the others are cut, its rows
+  // alone are mostly over the budget, and the rows of the others are then neither built nor measured.
+  const rowLengths: [keyof Limits, (count: number) => number][] = [
+    ['main', prefixLengths(lists.main.list, maxLength)],
+    ['missing', prefixLengths(lists.missing, maxLength)],
+    ['extra', prefixLengths(lists.extra?.list, maxLength)],
+    ['fixed', prefixLengths(lists.fixed, maxLength)],
+  ];
+  // The sum of the rows' lengths, or, once a part of it is over `over`, that part: it is over `over` just when the
+  // sum is, which is all the bound is compared for.
+  const rowsAt = (at: Limits, over: number) => {
+    let sum = 0;
+    for (const [key, lengths] of rowLengths) {
+      if (sum > over) break;
+      sum += lengths(at[key]);
+    }
+    return sum;
   };
-  // Rows past the last sum counted add to it: that sum is already over the budget.
-  const rowsAtLeast = (sums: readonly number[], count: number) => sums[Math.min(count, sums.length - 1)]!;
-  const rowsAt = (at: Limits) =>
-    rowsAtLeast(rowLengths.missing, at.missing) +
-    rowsAtLeast(rowLengths.main, at.main) +
-    rowsAtLeast(rowLengths.extra, at.extra) +
-    rowsAtLeast(rowLengths.fixed, at.fixed);
   // The head and tail are serialised apart only when a cut is weighed: most comments fit whole.
   let fixedLength: number | undefined;
-  const atLeast = (at: Limits) => (fixedLength ??= textOf(head) + textOf(tail)) + rowsAt(at);
+  const atLeast = (at: Limits) => {
+    fixedLength ??= textOf(head) + textOf(tail);
+    return fixedLength + rowsAt(at, maxLength - fixedLength);
+  };
   const limits: Limits = {
-    missing: lists.missing.rows.length,
-    main: lists.main.list.rows.length,
-    extra: lists.extra?.list.rows.length ?? 0,
-    fixed: lists.fixed.rows.length,
+    missing: lists.missing.length,
+    main: lists.main.list.length,
+    extra: lists.extra?.list.length ?? 0,
+    fixed: lists.fixed.length,
     tags: Math.min(lists.tags.length, TAGS_SHOWN),
   };
   // When the rows alone are within the budget the whole comment is rendered first, and returned if it fits.
   let whole: string | undefined;
-  if (rowsAt(limits) <= maxLength) {
+  if (rowsAt(limits, maxLength) <= maxLength) {
     whole = render(limits);
     if (whole.length <= maxLength) return whole;
   }
@@ -985,14 +1020,17 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   });
 }
 
-/** `sums[i]`: at least the length of the first i rows of `list`, serialised; counted until past `budget`. */
-function prefixLengths(list: QuestionList | undefined, budget: number): number[] {
+/**
+ * At least the length of the first `count` rows of `list`, serialised: the rows are measured as far as asked, and
+ * not past `budget`, where the sum stops (rows past it add to a sum already over the budget).
+ */
+function prefixLengths(list: QuestionList | undefined, budget: number): (count: number) => number {
   const sums = [0];
-  for (const row of list?.rows ?? []) {
-    if (sums.at(-1)! > budget) break;
-    sums.push(sums.at(-1)! + rowLengthAtLeast(row));
-  }
-  return sums;
+  const rows = list?.length ?? 0;
+  return (count) => {
+    while (sums.length <= Math.min(count, rows) && sums.at(-1)! <= budget) sums.push(sums.at(-1)! + rowLengthAtLeast(list!.row(sums.length - 1)));
+    return sums[Math.min(count, sums.length - 1)]!;
+  };
 }
 
 /**
@@ -1005,7 +1043,7 @@ function guessCount(lists: Lists, key: keyof Limits, shown: number, excess: numb
   if (key === 'tags') return undefined;
   const list = { missing: lists.missing, main: lists.main.list, extra: lists.extra?.list, fixed: lists.fixed }[key];
   if (list === undefined) return undefined;
-  const lines = serialise({ type: 'root', children: [table(list.header, list.rows.slice(0, shown))] }).split('\n');
+  const lines = serialise({ type: 'root', children: [table(list.header, list.rows(shown))] }).split('\n');
   // Header, delimiter row, one line per row, and the final newline's empty string.
   if (lines.length !== shown + 3) return undefined;
   let count = shown;

@@ -233,9 +233,14 @@ interface UnsafeScope {
   readonly withoutLineEnding: readonly Unsafe[];
   /** Their characters: where `safe` may escape or encode. */
   readonly characters: ReadonlySet<string>;
-  /** Whether a text holds any of them. */
+  /** Whether a text holds a character of any pattern; of any that can match without a line ending. */
   readonly anyCharacter: RegExp;
+  readonly anyCharacterWithoutLineEnding: RegExp;
 }
+
+/** Whether a text holds any of the patterns' characters. */
+const anyCharacterOf = (patterns: readonly Unsafe[]) =>
+  new RegExp(`[${[...new Set(patterns.map((pattern) => `\\u{${pattern.character.codePointAt(0)!.toString(16)}}`))].join('')}]`, 'u');
 
 /** A pattern's context that is one line ending, as mdast-util-to-markdown's patterns write it. */
 const LINE_ENDING = new Set(['[\\r\\n]', '\\r', '\\n']);
@@ -264,12 +269,13 @@ function unsafeInScope(state: State): UnsafeScope {
       const names = typeof inConstruct === 'string' ? [inConstruct] : (inConstruct ?? []);
       return names.length === 0 || names.some((name) => state.stack.includes(name));
     });
-    const characters = new Set(patterns.map((pattern) => pattern.character));
+    const withoutLineEnding = patterns.filter((pattern) => !needsLineEnding(pattern));
     scope = {
       patterns,
-      withoutLineEnding: patterns.filter((pattern) => !needsLineEnding(pattern)),
-      characters,
-      anyCharacter: new RegExp(`[${[...characters].map((character) => `\\u{${character.codePointAt(0)!.toString(16)}}`).join('')}]`, 'u'),
+      withoutLineEnding,
+      characters: new Set(patterns.map((pattern) => pattern.character)),
+      anyCharacter: anyCharacterOf(patterns),
+      anyCharacterWithoutLineEnding: anyCharacterOf(withoutLineEnding),
     };
     byStack.set(key, scope);
   }
@@ -285,12 +291,13 @@ function unsafeInScope(state: State): UnsafeScope {
  */
 function safeAsItIs(state: State, value: string, before: string, after: string): boolean {
   if (value.includes('\\') || after.includes('\\')) return false;
-  const scope = unsafeInScope(state);
-  // Most words hold none of the patterns' characters.
-  if (!scope.anyCharacter.test(value)) return true;
   const whole = before + value + after;
   const end = whole.length - after.length;
-  const patterns = whole.includes('\n') || whole.includes('\r') ? scope.patterns : scope.withoutLineEnding;
+  const scope = unsafeInScope(state);
+  const lineEnding = whole.includes('\n') || whole.includes('\r');
+  // Most words hold none of the characters of the patterns that can match them.
+  if (!(lineEnding ? scope.anyCharacter : scope.anyCharacterWithoutLineEnding).test(value)) return true;
+  const patterns = lineEnding ? scope.patterns : scope.withoutLineEnding;
   for (const pattern of patterns) {
     if (!value.includes(pattern.character)) continue;
     const expression = state.compilePattern(pattern);
