@@ -664,7 +664,7 @@ function listBody(list: QuestionList, keep: number, noun: string | null, options
 }
 
 /** How many rows of each truncatable list to render. */
-interface Limits {
+export interface Limits {
   missing: number;
   main: number;
   extra: number;
@@ -945,33 +945,7 @@ function footer(comparison: Comparison, options: CommentOptions): Paragraph {
  */
 export function renderComment(comparison: Comparison, options: CommentOptions): string {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
-  const rule = options.retrievalOk;
-  const verdict = decideWords(comparison, rule);
-  const lists = listsOf(comparison, options);
-
-  const head: RootContent[] = [
-    ...(options.marker !== undefined ? [markerComment(options.marker)] : []),
-    ...(options.stateMarkers ?? []).map(markerComment),
-    ...verdictSections(comparison, options, verdict),
-    ...(options.gateChanges === undefined ? [] : gateChangesSection(options.gateChanges)),
-    ...goldChangesSection(comparison.goldChanges ?? [], options.goldApproval),
-    ...scoringSection(comparison, options),
-    ...testsTable(comparison, options, verdict.failing),
-    ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),
-    ...mcnemarSection(comparison, options),
-    ...risesSection(comparison),
-    ...lostOutcomesSection(comparison, options),
-  ];
-  const trend = options.trend === undefined ? [] : trendSection(options.trend.history, options.trend.head, rule);
-  const tail: RootContent[] = [
-    ...(trend.length > 0 ? [paragraph(strong(text('Trend on the base branch'))), ...trend] : []),
-    ...decompositionSection(comparison),
-    ...flakySection(comparison),
-    ...judgeSection(comparison),
-    ...warningsSection(comparison, options),
-    footer(comparison, options),
-  ];
-  const render = (limits: Limits) => serialise({ type: 'root', children: [...head, ...questionSections(lists, limits, options), ...tail] });
+  const { head, tail, lists, render, limits } = commentRenders(comparison, options);
 
   // A render holds the text of the head, of the tail and of every row shown, so their lengths bound it from below
   // without serialising a row: rows past the budget are never serialised, however many questions a list holds.
@@ -1000,6 +974,54 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     fixedLength ??= textOf(head) + textOf(tail);
     return fixedLength + rowsAt(at, maxLength - fixedLength);
   };
+  // When the rows alone are within the budget the whole comment is rendered first, and returned if it fits.
+  let whole: string | undefined;
+  if (rowsAt(limits, maxLength) <= maxLength) {
+    whole = render(limits);
+    if (whole.length <= maxLength) return whole;
+  }
+  return fitLists(CUT_ORDER, limits, maxLength, {
+    render: (at) => (at === limits && whole !== undefined ? whole : render(at)),
+    atLeast,
+    guess: (key, shown, excess) => guessCount(lists, key, shown, excess),
+  });
+}
+
+/** The order in which `renderComment` cuts the lists to fit its budget. */
+export const CUT_ORDER: readonly (keyof Limits)[] = ['fixed', 'extra', 'missing', 'main', 'tags'];
+
+/**
+ * The comment `renderComment` fits to its budget: its render at any number of rows of each list (`limits`: all
+ * of them, and the tags up to {@link TAGS_SHOWN}), with the parts around the lists.
+ */
+export function commentRenders(comparison: Comparison, options: CommentOptions) {
+  const rule = options.retrievalOk;
+  const verdict = decideWords(comparison, rule);
+  const lists = listsOf(comparison, options);
+
+  const head: RootContent[] = [
+    ...(options.marker !== undefined ? [markerComment(options.marker)] : []),
+    ...(options.stateMarkers ?? []).map(markerComment),
+    ...verdictSections(comparison, options, verdict),
+    ...(options.gateChanges === undefined ? [] : gateChangesSection(options.gateChanges)),
+    ...goldChangesSection(comparison.goldChanges ?? [], options.goldApproval),
+    ...scoringSection(comparison, options),
+    ...testsTable(comparison, options, verdict.failing),
+    ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),
+    ...mcnemarSection(comparison, options),
+    ...risesSection(comparison),
+    ...lostOutcomesSection(comparison, options),
+  ];
+  const trend = options.trend === undefined ? [] : trendSection(options.trend.history, options.trend.head, rule);
+  const tail: RootContent[] = [
+    ...(trend.length > 0 ? [paragraph(strong(text('Trend on the base branch'))), ...trend] : []),
+    ...decompositionSection(comparison),
+    ...flakySection(comparison),
+    ...judgeSection(comparison),
+    ...warningsSection(comparison, options),
+    footer(comparison, options),
+  ];
+  const render = (limits: Limits) => serialise({ type: 'root', children: [...head, ...questionSections(lists, limits, options), ...tail] });
   const limits: Limits = {
     missing: lists.missing.length,
     main: lists.main.list.length,
@@ -1007,17 +1029,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     fixed: lists.fixed.length,
     tags: Math.min(lists.tags.length, TAGS_SHOWN),
   };
-  // When the rows alone are within the budget the whole comment is rendered first, and returned if it fits.
-  let whole: string | undefined;
-  if (rowsAt(limits, maxLength) <= maxLength) {
-    whole = render(limits);
-    if (whole.length <= maxLength) return whole;
-  }
-  return fitLists(['fixed', 'extra', 'missing', 'main', 'tags'], limits, maxLength, {
-    render: (at) => (at === limits && whole !== undefined ? whole : render(at)),
-    atLeast,
-    guess: (key, shown, excess) => guessCount(lists, key, shown, excess),
-  });
+  return { head, tail, lists, render, limits };
 }
 
 /**

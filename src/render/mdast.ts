@@ -192,8 +192,21 @@ export function markerComment(marker: string): Html {
 const TABLE_OPTIONS = { tablePipeAlign: false };
 const gfmTable = gfmTableToMarkdown(TABLE_OPTIONS).handlers!.table!;
 
+/** What was written for a node in a context (the constructs around it, and whatever else its text depends on). */
+type Written<N extends object> = WeakMap<N, Map<string, string>>;
+
+function written<N extends object>(texts: Written<N>, node: N, context: string, write: () => string): string {
+  let byContext = texts.get(node);
+  if (byContext === undefined) texts.set(node, (byContext = new Map()));
+  let text = byContext.get(context);
+  if (text === undefined) byContext.set(context, (text = write()));
+  return text;
+}
+
 /** Each body row's text by the constructs the table is in. */
-const rowTexts = new WeakMap<TableRow, Map<string, string>>();
+const rowTexts: Written<TableRow> = new WeakMap();
+/** Each header's lines (the header row and the delimiter row) by the constructs the table is in and its alignment. */
+const headerTexts: Written<TableRow> = new WeakMap();
 
 /**
  * GFM's table handler, with each body row's text kept: fitting a comment to its size renders it several times with
@@ -209,22 +222,29 @@ const cachedTable: Handle = (node: Table, parent, state, info) => {
     return gfmTable(node, parent, state, info);
   const alone = (row: TableRow) => gfmTable({ ...node, children: [row] }, parent, state, info);
   const context = state.stack.join(' ');
-  const texts = rows.map((row) => {
-    let byContext = rowTexts.get(row);
-    if (byContext === undefined) rowTexts.set(row, (byContext = new Map()));
-    let text = byContext.get(context);
-    if (text === undefined) {
-      text = plainRowLine(row, state);
-      if (text === undefined) {
-        const withDelimiter = alone(row);
-        text = withDelimiter.slice(0, withDelimiter.lastIndexOf('\n'));
-      }
-      byContext.set(context, text);
-    }
-    return text;
-  });
-  return [alone(header), ...texts].join('\n');
+  const texts = rows.map((row) =>
+    written(rowTexts, row, context, () => {
+      const line = plainRowLine(row, state);
+      if (line !== undefined) return line;
+      const withDelimiter = alone(row);
+      return withDelimiter.slice(0, withDelimiter.lastIndexOf('\n'));
+    }),
+  );
+  return [written(headerTexts, header, `${context}\n${(node.align ?? []).join(' ')}`, () => alone(header)), ...texts].join('\n');
 };
+
+/** Each paragraph's text at the root, by its neighbouring characters. */
+const paragraphTexts: Written<Paragraph> = new WeakMap();
+
+/**
+ * The paragraph handler, with the text of a paragraph at the root kept: a comment fitted to its size renders the
+ * same head and tail several times. There a paragraph's text depends only on its content and the characters
+ * around it (the root's stack is empty); GFM's paragraph handler differs from the default only in a list item.
+ */
+const cachedParagraph: Handle = (node: Paragraph, parent, state, info) =>
+  parent?.type === 'root' && state.stack.length === 0
+    ? written(paragraphTexts, node, `${info.before}\n${info.after}`, () => defaultHandlers.paragraph(node, parent, state, info))
+    : gfmParagraph(node, parent, state, info);
 
 /** The unsafe patterns in scope of a stack, as `safeAsItIs` and the text's peek use them. */
 interface UnsafeScope {
@@ -324,6 +344,9 @@ const peekText: Handle = (node: Text, parent, state, info) =>
 
 const textHandler = Object.assign(writeText, { peek: peekText });
 
+const GFM = gfmToMarkdown(TABLE_OPTIONS);
+const gfmParagraph: Handle = GFM.extensions!.find((extension) => extension.handlers?.paragraph)?.handlers?.paragraph ?? defaultHandlers.paragraph;
+
 export function serialise(tree: Root): string {
-  return toMarkdown(tree, { bullet: '-', extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable, text: textHandler } }] });
+  return toMarkdown(tree, { bullet: '-', extensions: [GFM, { handlers: { table: cachedTable, text: textHandler, paragraph: cachedParagraph } }] });
 }
