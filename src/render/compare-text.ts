@@ -10,6 +10,7 @@ import { sentenceText } from './untrusted.js';
 import { comparisonScoringLines } from './scoring-words.js';
 import { fixed3, textTable } from './text-table.js';
 import { formatAmount, isUsageTest, quantileWords, ratioWords, riseCell, usageName, usageNoiseWords } from './usage-words.js';
+import { grouped } from '../core/grouped.js';
 
 /** One line on a McNemar test's 2×2 table and which p-value decided. */
 export function mcnemarSentence(test: McNemarTest): string {
@@ -54,11 +55,11 @@ export function intervalNote(tests: readonly PairedTest[]): string {
 export function monteCarloWords(test: RandomizationTest, permutationsAsked: number): string {
   if (test.tailBound) {
     const smallest = formatP(1 / (1 + permutationsAsked));
-    return `p ≤ ${formatP(test.pValue)} (Hoeffding's bound on the sign-flip tail, below the ${smallest} that ${permutationsAsked.toLocaleString('en-US')} sign flips can show; none drawn)`;
+    return `p ≤ ${formatP(test.pValue)} (Hoeffding's bound on the sign-flip tail, below the ${smallest} that ${grouped(permutationsAsked)} sign flips can show; none drawn)`;
   }
   if (test.permutations === 0) return 'p 1 without sampling (no difference)';
-  const extended = test.permutations > permutationsAsked ? `, more than the ${permutationsAsked.toLocaleString('en-US')} asked for because p was near α` : '';
-  return `p ${formatP(test.pValue)} ± ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${test.permutations.toLocaleString('en-US')} sign flips${extended})`;
+  const extended = test.permutations > permutationsAsked ? `, more than the ${grouped(permutationsAsked)} asked for because p was near α` : '';
+  return `p ${formatP(test.pValue)} ± ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${grouped(test.permutations)} sign flips${extended})`;
 }
 
 /** The report-only classical tests of a graded metric, or null when none was asked for. */

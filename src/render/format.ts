@@ -1,3 +1,4 @@
+import { grouped } from '../core/grouped.js';
 /** Number formats shared by the terminal report and the PR comment. */
 
 /** A p-value to 4 decimals, or in scientific notation below 0.0001. */
@@ -15,9 +16,9 @@ export function formatDelta(delta: number): string {
 /** "about 405", "more than 1,000,000", or null when there is nothing to detect. */
 export function formatRequiredN(n: number | null): string | null {
   if (n === null || !Number.isFinite(n)) return null;
-  return n > 1_000_000 ? 'more than 1,000,000' : `about ${n.toLocaleString('en-US')}`;
+  return n > 1_000_000 ? 'more than 1,000,000' : `about ${grouped(n)}`;
 }
 
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  return `${grouped(count)} ${count === 1 ? one : many}`;
 }

@@ -11,6 +11,7 @@ import type { Floor } from '../core/catalog/parse/floor.js';
 import type { CompareConfig, Drop, GateReason, GateWarning, PolicyChange } from '../core/compare/types.js';
 import { plural } from './format.js';
 import type { GateDataLost, LostOutcome } from '../core/compare/types.js';
+import { grouped } from '../core/grouped.js';
 
 /** The words every renderer uses for tests, gates and the gate's findings, the gates' phrases among them. */
 
@@ -33,7 +34,7 @@ export interface GateWords {
   readonly movement: (broken: number, fixed: number) => string;
 }
 
-const questions = (n: number, noun = 'question') => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+const questions = (n: number, noun = 'question') => `${grouped(n)} ${noun}${n === 1 ? '' : 's'}`;
 
 /** How reports speak of each gate of the catalog (src/core/catalog/gates.ts): one entry per row, checked by the type. */
 export const GATE_WORDS: Readonly<Record<GateCategory, GateWords>> = {

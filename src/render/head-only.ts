@@ -8,6 +8,7 @@ import { annotated, details, heading, markerComment, paragraph, prose, serialise
 import { dollarPhrasing, usageSummaryLine } from './usage-words.js';
 import { fixed3 } from './text-table.js';
 import { runWarnings } from './decomposition-words.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * Why nothing was compared: no base results (`reason` in our words, e.g. "no successful push run of this workflow
@@ -83,9 +84,7 @@ export function renderHeadOnly(summary: RunSummary, options: HeadOnlyOptions): s
     ...causeContent(options.cause),
     ...(options.gateChanges === undefined ? [] : gateChangesSection(options.gateChanges)),
     paragraph(
-      ...prose(
-        `Head results: ${summary.questions.toLocaleString('en-US')} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ''}`,
-      ),
+      ...prose(`Head results: ${grouped(summary.questions)} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ''}`),
     ),
     table(['metric', 'head', '95% CI', 'n'], rows, ['left', 'right', 'right', 'right']),
   );

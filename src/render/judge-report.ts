@@ -7,8 +7,9 @@ import type { LimitInForce, PacingReport } from '../judge/pacing.js';
 import type { JudgeRunResult } from '../judge/run.js';
 import type { BatchOutcome, BatchProgress, BatchReport } from '../judge/batch.js';
 import type { PriceInForce } from '../judge/prices.js';
+import { grouped } from '../core/grouped.js';
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = (n: number) => grouped(n);
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 /** "calls 12 (2 retries, 1 rate limited), tokens 3,456 (prompt 3,000, completion 456), cache hits 7" */

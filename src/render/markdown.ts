@@ -73,6 +73,7 @@ import {
 import type { History } from '../core/history/history.js';
 import { trendSection } from './history.js';
 import { gateChangesSection, type GateChangesView, goldChangesSection, type GoldApprovalView } from './gate-changes.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * The comment's options, one value handed down whole to every section that reads one: a new option is a field
@@ -360,7 +361,7 @@ function causeLine(comparison: Comparison): PhrasingContent[] {
     .filter(([count]) => count > 0)
     .forEach(([count, why], i) => {
       if (i > 0) out.push(text(', '));
-      const words = `${count.toLocaleString('en-US')} ${why}`;
+      const words = `${grouped(count)} ${why}`;
       out.push(count * 2 > regressions.length && count < regressions.length ? strong(text(words)) : text(words));
     });
   out.push(text(`.${fixedWords}`));
@@ -643,7 +644,7 @@ function retrievalList(items: readonly RetrievalRegression[], showRescued: boole
 function moreLine(hidden: number, { reportLink }: CommentOptions): Paragraph {
   const where =
     reportLink === undefined || reportLink.trim() === '' ? [text('the full JSON report')] : [text('the full JSON ('), ...annotated(reportLink), text(')')];
-  return paragraph(text(`… and ${hidden.toLocaleString('en-US')} more; see `), ...where);
+  return paragraph(text(`… and ${grouped(hidden)} more; see `), ...where);
 }
 
 /**
@@ -719,7 +720,7 @@ function buildLists(comparison: Comparison, options: CommentOptions): Lists {
     return {
       missing: missingList(comparison, options),
       main: {
-        title: `Questions that lost their gold document (${items.length.toLocaleString('en-US')})`,
+        title: `Questions that lost their gold document (${grouped(items.length)})`,
         noun: 'question',
         list: retrievalList(items, false, options),
       },
@@ -733,12 +734,12 @@ function buildLists(comparison: Comparison, options: CommentOptions): Lists {
   const rescued = others.filter((r) => r.rescued).length;
   const summary =
     rescued === others.length
-      ? `${others.length.toLocaleString('en-US')} more lost their gold document but ${others.length === 1 ? 'was' : 'were'} still answered right (rescued by the model)`
-      : `${others.length.toLocaleString('en-US')} more lost their gold document (${rescued} still answered right)`;
+      ? `${grouped(others.length)} more lost their gold document but ${others.length === 1 ? 'was' : 'were'} still answered right (rescued by the model)`
+      : `${grouped(others.length)} more lost their gold document (${rescued} still answered right)`;
   return {
     missing: missingList(comparison, options),
     main: {
-      title: `Regressed questions (${comparison.regressions.length.toLocaleString('en-US')})`,
+      title: `Regressed questions (${grouped(comparison.regressions.length)})`,
       noun: 'regressed question',
       list: regressionList(comparison.regressions, false, options),
     },
@@ -753,7 +754,7 @@ function questionSections(lists: Lists, limits: Limits, options: CommentOptions)
   const { missing, main, extra, fixed, tags } = lists;
   if (missing.length > 0) {
     out.push(
-      heading(4, `Missing from head: counted as failed (${missing.length.toLocaleString('en-US')})`),
+      heading(4, `Missing from head: counted as failed (${grouped(missing.length)})`),
       ...listBody(missing, limits.missing, 'missing question', options),
     );
   }
@@ -795,10 +796,10 @@ function tagTable(shown: readonly TagChange[], all: readonly TagChange[]): RootC
   const counts = (tag: TagChange) => tag.outcomes.find((o) => o.metric === first[0]);
   const rows = shown.map((tag) => [
     inert(tag.tag, TAG_MAX_CHARS),
-    tag.questions.toLocaleString('en-US'),
+    grouped(tag.questions),
     rate(tag, first[0]),
-    (counts(tag)?.broken ?? 0).toLocaleString('en-US'),
-    (counts(tag)?.fixed ?? 0).toLocaleString('en-US'),
+    grouped(counts(tag)?.broken ?? 0),
+    grouped(counts(tag)?.fixed ?? 0),
     ...columns.slice(1).map(([metric]) => rate(tag, metric)),
   ]);
   const tests = all.reduce((sum, tag) => sum + tag.outcomes.length, 0);
@@ -834,7 +835,7 @@ function lostOutcomesSection(comparison: Comparison, options: CommentOptions): R
   const names = (values: readonly string[]) => joinCells(values.map((value) => inert(value, ID_MAX_CHARS)));
   const rows = lost.slice(0, LOST_OUTCOMES_SHOWN).map((l) => [questionCell(l, undefined, null), names(l.columns), names(l.tests)]);
   return [
-    heading(4, `Outcomes lost in head: ${failed ? 'counted as failed' : 'left out'} (${lost.length.toLocaleString('en-US')})`),
+    heading(4, `Outcomes lost in head: ${failed ? 'counted as failed' : 'left out'} (${grouped(lost.length)})`),
     table(['question', 'lost in head', failed ? 'counted as failed in' : 'left out of'], rows),
     ...(lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, options)] : []),
     paragraph(...prose(`${lostOutcomesFix(lost)}.`)),
@@ -920,9 +921,9 @@ function footer(comparison: Comparison, options: CommentOptions): Paragraph {
   const gated = comparison.tests.filter((t) => t.gate !== null).length;
   parts.push([
     text(
-      `${plural(comparison.paired, 'paired question')}, ${comparison.missing.length.toLocaleString('en-US')} missing (counted as failed), ` +
-        `${comparison.added.length.toLocaleString('en-US')} added, ${comparison.removed.length.toLocaleString('en-US')} removed, ` +
-        `${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString('en-US')} excluded, ` : ''}${comparison.labelsChanged.length.toLocaleString('en-US')} relabelled` +
+      `${plural(comparison.paired, 'paired question')}, ${grouped(comparison.missing.length)} missing (counted as failed), ` +
+        `${grouped(comparison.added.length)} added, ${grouped(comparison.removed.length)} removed, ` +
+        `${comparison.excluded.length > 0 ? `${grouped(comparison.excluded.length)} excluded, ` : ''}${grouped(comparison.labelsChanged.length)} relabelled` +
         ` · α = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ''}` +
         (comparison.holdoutLeftOut.length > 0 ? ` · ${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : ''),
     ),

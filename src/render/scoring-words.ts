@@ -6,6 +6,7 @@ import type { Comparison } from '../core/compare/types.js';
 import { REFUSAL_PREFIX_CHARS } from '../core/measures/refusal.js';
 import { SCORE_NOT_CALIBRATED } from './gate-words.js';
 import { plural } from './format.js';
+import { grouped } from '../core/grouped.js';
 
 /** The rules the numbers rest on, stated in every report: how `correct` was computed, what was derived. */
 
@@ -53,9 +54,7 @@ export function scoringLines(provenance: RunProvenance, questions: number | unde
   }
   if (provenance.idsFromQuestion > 0) {
     const of =
-      questions === undefined
-        ? plural(provenance.idsFromQuestion, 'question')
-        : `${provenance.idsFromQuestion.toLocaleString('en-US')} of ${plural(questions, 'question')}`;
+      questions === undefined ? plural(provenance.idsFromQuestion, 'question') : `${grouped(provenance.idsFromQuestion)} of ${plural(questions, 'question')}`;
     lines.push(`ids derived from question text for ${of}`);
   }
   if (provenance.retrievalByText > 0) {

@@ -5,6 +5,7 @@ import type { Comparison, PairedTest, Rise, UsageTest } from '../core/compare/ty
 import type { PhrasingContent } from 'mdast';
 import { formatP } from './format.js';
 import { prose } from './mdast.js';
+import { grouped } from '../core/grouped.js';
 
 /** The words every renderer uses for what a question cost: latency, tokens and dollars, their ratios and rises. */
 
@@ -20,7 +21,7 @@ export function formatAmount(value: number, unit: UsageTest['unit']): string {
     case 'ms':
       return value >= 1000 ? `${+(value / 1000).toFixed(2)} s` : `${+value.toPrecision(3)} ms`;
     case 'tokens':
-      return Math.round(value).toLocaleString('en-US');
+      return grouped(Math.round(value));
     case 'usd':
       return `$${dollarDigits(value)}`;
   }
@@ -116,7 +117,7 @@ export function usageNoiseWords(test: UsageTest): string | null {
   if (test.noise === null) return null;
   const { questions, rose, expected } = test.noise;
   const rise = `${+((test.tolerance ?? 0.1) * 100).toFixed(2)}%`;
-  return `of ${questions.toLocaleString('en-US')} question${questions === 1 ? '' : 's'} run at least twice in base, ${rose.toLocaleString('en-US')} rose beyond ${rise}; run-to-run noise alone would make about ${expected.toFixed(1)} do so`;
+  return `of ${grouped(questions)} question${questions === 1 ? '' : 's'} run at least twice in base, ${grouped(rose)} rose beyond ${rise}; run-to-run noise alone would make about ${expected.toFixed(1)} do so`;
 }
 
 /** A question's rise: "1.2 s → 2.9 s (×2.42)" or "$0.001 → $0.004 (+$0.003)". */

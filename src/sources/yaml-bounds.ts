@@ -1,4 +1,5 @@
 import { type Document, isAlias, isCollection, isPair, type Node } from 'yaml';
+import { grouped } from '../core/grouped.js';
 
 /**
  * Bounds of a YAML file rag-gate reads (rag-gate.yml): far above any real one, which holds a few dozen settings in a
@@ -24,7 +25,7 @@ export function lineOverSize(bytes: Uint8Array): number | null {
   return line;
 }
 
-export const OVER_SIZE_MESSAGE = `is over 1 MiB (${MAX_YAML_BYTES.toLocaleString('en-US')} bytes), the most a config file may hold (a real one holds a few kB); it passes that on this line`;
+export const OVER_SIZE_MESSAGE = `is over 1 MiB (${grouped(MAX_YAML_BYTES)} bytes), the most a config file may hold (a real one holds a few kB); it passes that on this line`;
 
 /** What a node stands for once its aliases are expanded: how deep it goes and how many nodes it holds. */
 interface Extent {
@@ -64,7 +65,7 @@ export function yamlBoundProblem(document: Document, lineOf: (node: Node) => num
     if (!top.entered) {
       top.entered = true;
       if (depth > MAX_YAML_DEPTH) return problem(node, `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
-      if (++seen > MAX_YAML_NODES) return problem(node, `holds more than ${MAX_YAML_NODES.toLocaleString('en-US')} values; a config file needs a few dozen`);
+      if (++seen > MAX_YAML_NODES) return problem(node, `holds more than ${grouped(MAX_YAML_NODES)} values; a config file needs a few dozen`);
       if (isAlias(node)) continue;
       if (node.anchor !== undefined) anchors.set(node.anchor, node);
       // Reversed, so that they come off the stack in the document's order, as anchors must be met.
@@ -86,10 +87,7 @@ export function yamlBoundProblem(document: Document, lineOf: (node: Node) => num
     if (depth - 1 + extent.depth > MAX_YAML_DEPTH)
       return problem(node, `with its aliases expanded, nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
     if (extent.nodes > MAX_YAML_NODES)
-      return problem(
-        node,
-        `with its aliases expanded, holds more than ${MAX_YAML_NODES.toLocaleString('en-US')} values (an alias bomb?); a config file needs a few dozen`,
-      );
+      return problem(node, `with its aliases expanded, holds more than ${grouped(MAX_YAML_NODES)} values (an alias bomb?); a config file needs a few dozen`);
     extents.set(node, extent);
   }
   return null;

@@ -14,6 +14,7 @@ import { parseRetrievalMetric } from './retrieval-metrics.js';
 import { floorsOrder, higherIsTighter, lowerIsTighter, moreIsTighter, type PolicyDirection, strictestLast, unordered } from './policy-order.js';
 import { LOG_FIELDS, type LogField } from './log-fields.js';
 import { parseDuration, parseTimestamp } from './parse/time.js';
+import { grouped } from '../grouped.js';
 
 /**
  * The catalog of settings: one row per setting, from which the CLI's options, the action's inputs (action.yml),
@@ -70,8 +71,7 @@ export const MAX_CUTOFFS = 100;
 /** `1,3,5,10`: distinct positive integers, ascending. */
 export function parseCutoffs(text: string): number[] {
   const items = splitList(text);
-  if (items.length > MAX_CUTOFFS)
-    throw new SettingError(`lists ${items.length.toLocaleString('en-US')} cut-offs, more than the ${MAX_CUTOFFS} a run may ask for`);
+  if (items.length > MAX_CUTOFFS) throw new SettingError(`lists ${grouped(items.length)} cut-offs, more than the ${MAX_CUTOFFS} a run may ask for`);
   const cutoffs = items.map(Number);
   if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
     throw new SettingError(`"${text}" is not a comma list of positive whole numbers such as 1,3,5,10`);

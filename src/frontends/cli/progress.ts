@@ -1,5 +1,6 @@
 import type { ReadProgress } from '../../sources/lines.js';
 import type { CommandContext } from './context.js';
+import { grouped } from '../../core/grouped.js';
 
 /** How often a status line may be redrawn. */
 const REDRAW_MS = 100;
@@ -36,7 +37,7 @@ export function readingProgress(context: CommandContext): { reporter: () => Read
     const records = files.reduce((sum, file) => sum + file.records, 0);
     const megabytes = files.reduce((sum, file) => sum + file.bytes, 0) / 1e6;
     const rate = megabytes / Math.max((performance.now() - started) / 1000, 1e-3);
-    line.draw(`reading: ${records.toLocaleString('en-US')} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s`);
+    line.draw(`reading: ${grouped(records)} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s`);
   };
   return {
     reporter: () => {
