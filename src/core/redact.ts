@@ -45,7 +45,9 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
   return (text) => {
     let redacted = text;
     for (const target of targets) redacted = redacted.replaceAll(target, REDACTED);
-    return redacted.replace(GITHUB_TOKEN, REDACTED).replace(URL_USERINFO, `$1${REDACTED}@`);
+    redacted = redacted.replace(GITHUB_TOKEN, REDACTED);
+    // Userinfo only follows a `://`: a report of megabytes mostly has none to look through.
+    return redacted.includes('://') ? redacted.replace(URL_USERINFO, `$1${REDACTED}@`) : redacted;
   };
 }
 
