@@ -46,6 +46,7 @@ import {
   strong,
   table,
   text,
+  writtenRowLines,
 } from './mdast.js';
 import { safeHttpUrl, type Sentence } from './untrusted.js';
 import { DOCUMENT_LABEL_MAX, documentLabel, idFromText } from './documents.js';
@@ -1056,10 +1057,16 @@ function guessCount(lists: Lists, key: keyof Limits, shown: number, excess: numb
   if (key === 'tags') return undefined;
   const list = { missing: lists.missing, main: lists.main.list, extra: lists.extra?.list, fixed: lists.fixed }[key];
   if (list === undefined) return undefined;
-  const lines = serialise({ type: 'root', children: [table(list.header, list.rows(shown))] }).split('\n');
-  // Header, delimiter row, one line per row, and the final newline's empty string.
-  if (lines.length !== shown + 3) return undefined;
+  // The rows' lines as the render over the budget wrote them (a table at the root), else serialised.
+  const rows = list.rows(shown);
+  let lines = writtenRowLines(rows);
+  if (lines === undefined) {
+    const serialised = serialise({ type: 'root', children: [table(list.header, rows)] }).split('\n');
+    // Header, delimiter row, one line per row, and the final newline's empty string.
+    if (serialised.length !== shown + 3) return undefined;
+    lines = serialised.slice(2, -1);
+  }
   let count = shown;
-  while (count > 0 && excess > 0) excess -= lines[2 + --count]!.length + 1;
+  while (count > 0 && excess > 0) excess -= lines[--count]!.length + 1;
   return count;
 }

@@ -233,6 +233,18 @@ const cachedTable: Handle = (node: Table, parent, state, info) => {
   return [written(headerTexts, header, `${context}\n${(node.align ?? []).join(' ')}`, () => alone(header)), ...texts].join('\n');
 };
 
+/** The lines of rows of a table at the root as its renders wrote them, or undefined when one was not written there. */
+export function writtenRowLines(rows: readonly (readonly Cell[])[]): string[] | undefined {
+  const lines: string[] = [];
+  for (const cells of rows) {
+    const row = rowNodes.get(cells);
+    const line = row === undefined ? undefined : rowTexts.get(row)?.get('');
+    if (line === undefined) return undefined;
+    lines.push(line);
+  }
+  return lines;
+}
+
 /** Each paragraph's text at the root, by its neighbouring characters. */
 const paragraphTexts: Written<Paragraph> = new WeakMap();
 
