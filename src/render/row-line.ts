@@ -90,7 +90,9 @@ function cellText(cell: TableCell, state: State): string | undefined {
     // Attention is written without its neighbours (see above); other nodes with them, as phrasing gives them.
     const after = index + 1 < children.length ? peekFirst(children[index + 1]!, cell, state) : AROUND;
     const info: Info = { now: AT.now, lineShift: AT.lineShift, before, after };
-    const value = state.handle(child, cell, state, info);
+    // The child's handler, as `state.handle` finds and calls it, without its dispatch.
+    const handle = Object.hasOwn(handlers, child.type) ? handlers[child.type] : undefined;
+    const value = handle === undefined ? state.handle(child, cell, state, info) : handle.call(state, child, cell, state, info);
     // Phrasing drops an empty result; attention on either side of it stays next to each other.
     if (!value) continue;
     out += value;
