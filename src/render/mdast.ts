@@ -291,7 +291,18 @@ const needsLineEnding = (pattern: Unsafe): boolean =>
  */
 const scopes = new WeakMap<State, Map<string, UnsafeScope>>();
 
+/** The scope last looked up for each serialisation, and the stack it was for: texts come in runs on one stack. */
+const lastScopes = new WeakMap<State, { readonly stack: readonly string[]; readonly scope: UnsafeScope }>();
+
 function unsafeInScope(state: State): UnsafeScope {
+  const last = lastScopes.get(state);
+  if (last !== undefined && last.stack.length === state.stack.length && last.stack.every((name, i) => name === state.stack[i])) return last.scope;
+  const scope = scopeOf(state);
+  lastScopes.set(state, { stack: [...state.stack], scope });
+  return scope;
+}
+
+function scopeOf(state: State): UnsafeScope {
   let byStack = scopes.get(state);
   if (byStack === undefined) scopes.set(state, (byStack = new Map()));
   const key = state.stack.join(' ');

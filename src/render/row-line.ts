@@ -10,7 +10,7 @@
  * and closes whatever is around it, so phrasing keeps its first choice (`**`, `*`) and encodes nothing. Any other
  * cell (or html right after a line ending, which phrasing rewrites) is left to GFM's handler: `undefined`.
  */
-import type { Nodes, PhrasingContent, TableCell, TableRow, Text } from 'mdast';
+import type { Nodes, Parents, PhrasingContent, TableCell, TableRow, Text } from 'mdast';
 import type { Handle, Info, State } from 'mdast-util-to-markdown';
 
 type Attention = (node: Nodes, state: State) => { construct: string; markers: string[]; sizes: number[] };
@@ -55,13 +55,28 @@ function peekFirst(next: PhrasingContent, parent: TableCell, state: State): stri
 }
 
 /** A strong or emphasis node as phrasing writes it when its choice is plain (see above); undefined otherwise. */
+/**
+ * `plainAttention` by node type, stack and text, for each serialisation: what it writes depends on nothing else
+ * (the text is the node's only child), and rows repeat the same few words in bold. Null: not plain.
+ */
+const attentionTexts = new WeakMap<State, Map<string, string | null>>();
+
 function plainAttention(node: PhrasingContent, attention: Attention, state: State): string | undefined {
   if (!('children' in node) || node.children.length !== 1 || node.children[0]!.type !== 'text') return undefined;
+  let texts = attentionTexts.get(state);
+  if (texts === undefined) attentionTexts.set(state, (texts = new Map()));
+  const key = `${node.type}\n${state.stack.join(' ')}\n${node.children[0].value}`;
+  let text = texts.get(key);
+  if (text === undefined) texts.set(key, (text = attentionText(node, node.children[0], attention, state) ?? null));
+  return text ?? undefined;
+}
+
+function attentionText(node: PhrasingContent & Parents, child: Text, attention: Attention, state: State): string | undefined {
   const { construct, markers, sizes } = attention(node, state);
   if (markers[0] !== '*' || sizes.length === 0) return undefined;
   const sequence = '*'.repeat(sizes[0]!);
   const exit = state.enter(construct as Parameters<State['enter']>[0]);
-  const inner = state.handle(node.children[0] as Text, node, state, { ...AT, before: sequence, after: sequence });
+  const inner = state.handle(child, node, state, { ...AT, before: sequence, after: sequence });
   exit();
   if (!PLAIN_END.test(inner.charAt(0)) || !PLAIN_END.test(inner.charAt(inner.length - 1))) return undefined;
   return sequence + inner + sequence;
