@@ -47633,8 +47633,8 @@ function answerTokens(text4) {
 }
 var NUMBER = /\d+(?:,\d{3}(?!\d))*(?:\.\d+)?/g;
 function answerNumbers(text4) {
-  return Array.from(text4.matchAll(NUMBER), ([written]) => {
-    const [whole = "", fraction = ""] = written.replaceAll(",", "").split(".");
+  return Array.from(text4.matchAll(NUMBER), ([written2]) => {
+    const [whole = "", fraction = ""] = written2.replaceAll(",", "").split(".");
     const integer2 = whole.replace(/^0+(?=\d)/, "");
     const decimals = fraction.replace(/0+$/, "");
     return decimals === "" ? integer2 : `${integer2}.${decimals}`;
@@ -47730,8 +47730,9 @@ function digest(text4) {
 function questionId(question) {
   return `q-${digest(normalizeText(question))}`;
 }
+var QUESTION_ID = /^q-[0-9a-f]{16}$/;
 function isQuestionIdOf(id, question) {
-  return id.startsWith("q-") && id === questionId(question);
+  return QUESTION_ID.test(id) && id === questionId(question);
 }
 function contextId(context3) {
   return `text-${digest(normalizeText(context3))}`;
@@ -68244,10 +68245,22 @@ var placeEnd = (place) => place.offset + place.byteLength;
 
 // src/sources/read-limits.ts
 init_entry_url();
+
+// src/core/grouped.ts
+init_entry_url();
+function grouped(n) {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString("en-US");
+  const digits2 = String(Math.abs(n));
+  let out = digits2.slice(0, (digits2.length - 1) % 3 + 1);
+  for (let i = out.length; i < digits2.length; i += 3) out += `,${digits2.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}
+
+// src/sources/read-limits.ts
 var MAX_OTHER_FIELDS = 1e3;
 var MAX_CSV_COLUMNS = 2e3;
-var OTHER_FIELDS_MESSAGE = `carries more than ${MAX_OTHER_FIELDS.toLocaleString("en-US")} distinct field names that rag-gate does not read (unknown fields and scores together), the most a results file may; it passes that on this line. Remove the fields nobody reads, or map yours to ours with --field`;
-var csvColumnsMessage = (columns) => `the header row has ${columns.toLocaleString("en-US")} columns, more than the ${MAX_CSV_COLUMNS.toLocaleString("en-US")} a results file may have; drop the columns nobody reads`;
+var OTHER_FIELDS_MESSAGE = `carries more than ${grouped(MAX_OTHER_FIELDS)} distinct field names that rag-gate does not read (unknown fields and scores together), the most a results file may; it passes that on this line. Remove the fields nobody reads, or map yours to ours with --field`;
+var csvColumnsMessage = (columns) => `the header row has ${grouped(columns)} columns, more than the ${grouped(MAX_CSV_COLUMNS)} a results file may have; drop the columns nobody reads`;
 
 // src/sources/formats/csv.ts
 var BATCH_RECORDS = 1024;
@@ -69465,10 +69478,10 @@ function formatDelta(delta) {
 }
 function formatRequiredN(n) {
   if (n === null || !Number.isFinite(n)) return null;
-  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
+  return n > 1e6 ? "more than 1,000,000" : `about ${grouped(n)}`;
 }
 function plural2(count2, one2, many = `${one2}s`) {
-  return `${count2.toLocaleString("en-US")} ${count2 === 1 ? one2 : many}`;
+  return `${grouped(count2)} ${count2 === 1 ? one2 : many}`;
 }
 
 // src/render/mdast.ts
@@ -74549,27 +74562,41 @@ init_entry_url();
 var AT = { now: { line: 1, column: 1 }, lineShift: 0 };
 var AROUND = "|";
 var PLAIN_END = /^[A-Za-z0-9]$/;
+var isHigh = (code3) => code3 >= 55296 && code3 <= 56319;
+var isLow = (code3) => code3 >= 56320 && code3 <= 57343;
 function firstCharacter2(value2) {
-  const code3 = value2.codePointAt(0);
-  return code3 === void 0 ? "" : String.fromCodePoint(code3);
+  return value2.length > 1 && isHigh(value2.charCodeAt(0)) && isLow(value2.charCodeAt(1)) ? value2.slice(0, 2) : value2.charAt(0);
 }
 function lastCharacter2(value2) {
-  const code3 = value2.codePointAt(value2.length - 2);
-  return code3 !== void 0 && code3 > 65535 ? value2.slice(-2) : value2.slice(-1);
+  const end = value2.length;
+  return end > 1 && isLow(value2.charCodeAt(end - 1)) && isHigh(value2.charCodeAt(end - 2)) ? value2.slice(-2) : value2.slice(-1);
 }
+var PEEK_INFO = { ...AT, before: "", after: "" };
 var handlersOf = (state) => state.handle.handlers;
 function peekFirst(next, parent, state) {
+  if (next.type === "inlineCode") return "`";
   let handle2 = handlersOf(state)[next.type];
   if (handle2?.peek) handle2 = handle2.peek;
-  return handle2 ? firstCharacter2(handle2(next, parent, state, { ...AT, before: "", after: "" })) : "";
+  return handle2 ? firstCharacter2(handle2(next, parent, state, PEEK_INFO)) : "";
 }
+var attentionTexts = /* @__PURE__ */ new WeakMap();
 function plainAttention(node3, attention3, state) {
   if (!("children" in node3) || node3.children.length !== 1 || node3.children[0].type !== "text") return void 0;
+  let texts2 = attentionTexts.get(state);
+  if (texts2 === void 0) attentionTexts.set(state, texts2 = /* @__PURE__ */ new Map());
+  const key = `${node3.type}
+${state.stack.join(" ")}
+${node3.children[0].value}`;
+  let text4 = texts2.get(key);
+  if (text4 === void 0) texts2.set(key, text4 = attentionText(node3, node3.children[0], attention3, state) ?? null);
+  return text4 ?? void 0;
+}
+function attentionText(node3, child, attention3, state) {
   const { construct, markers, sizes } = attention3(node3, state);
   if (markers[0] !== "*" || sizes.length === 0) return void 0;
   const sequence = "*".repeat(sizes[0]);
   const exit = state.enter(construct);
-  const inner = state.handle(node3.children[0], node3, state, { ...AT, before: sequence, after: sequence });
+  const inner = state.handle(child, node3, state, { ...AT, before: sequence, after: sequence });
   exit();
   if (!PLAIN_END.test(inner.charAt(0)) || !PLAIN_END.test(inner.charAt(inner.length - 1))) return void 0;
   return sequence + inner + sequence;
@@ -74594,8 +74621,9 @@ function cellText(cell, state) {
       continue;
     }
     const after = index + 1 < children2.length ? peekFirst(children2[index + 1], cell, state) : AROUND;
-    const info2 = { ...AT, before, after };
-    const value2 = state.handle(child, cell, state, info2);
+    const info2 = { now: AT.now, lineShift: AT.lineShift, before, after };
+    const handle2 = Object.hasOwn(handlers, child.type) ? handlers[child.type] : void 0;
+    const value2 = handle2 === void 0 ? state.handle(child, cell, state, info2) : handle2.call(state, child, cell, state, info2);
     if (!value2) continue;
     out += value2;
     before = lastCharacter2(value2);
@@ -74791,7 +74819,15 @@ function markerComment(marker) {
 }
 var TABLE_OPTIONS = { tablePipeAlign: false };
 var gfmTable = gfmTableToMarkdown(TABLE_OPTIONS).handlers.table;
+function written(texts2, node3, context3, write) {
+  let byContext = texts2.get(node3);
+  if (byContext === void 0) texts2.set(node3, byContext = /* @__PURE__ */ new Map());
+  let text4 = byContext.get(context3);
+  if (text4 === void 0) byContext.set(context3, text4 = write());
+  return text4;
+}
 var rowTexts = /* @__PURE__ */ new WeakMap();
+var headerTexts = /* @__PURE__ */ new WeakMap();
 var cachedTable = (node3, parent, state, info2) => {
   const [header, ...rows] = node3.children;
   const width = header?.children.length ?? 0;
@@ -74799,26 +74835,43 @@ var cachedTable = (node3, parent, state, info2) => {
     return gfmTable(node3, parent, state, info2);
   const alone = (row) => gfmTable({ ...node3, children: [row] }, parent, state, info2);
   const context3 = state.stack.join(" ");
-  const texts2 = rows.map((row) => {
-    let byContext = rowTexts.get(row);
-    if (byContext === void 0) rowTexts.set(row, byContext = /* @__PURE__ */ new Map());
-    let text4 = byContext.get(context3);
-    if (text4 === void 0) {
-      text4 = plainRowLine(row, state);
-      if (text4 === void 0) {
-        const withDelimiter = alone(row);
-        text4 = withDelimiter.slice(0, withDelimiter.lastIndexOf("\n"));
-      }
-      byContext.set(context3, text4);
-    }
-    return text4;
-  });
-  return [alone(header), ...texts2].join("\n");
+  const texts2 = rows.map(
+    (row) => written(rowTexts, row, context3, () => {
+      const line = plainRowLine(row, state);
+      if (line !== void 0) return line;
+      const withDelimiter = alone(row);
+      return withDelimiter.slice(0, withDelimiter.lastIndexOf("\n"));
+    })
+  );
+  return [written(headerTexts, header, `${context3}
+${(node3.align ?? []).join(" ")}`, () => alone(header)), ...texts2].join("\n");
 };
+function writtenRowLines(rows) {
+  const lines = [];
+  for (const cells of rows) {
+    const row = rowNodes.get(cells);
+    const line = row === void 0 ? void 0 : rowTexts.get(row)?.get("");
+    if (line === void 0) return void 0;
+    lines.push(line);
+  }
+  return lines;
+}
+var paragraphTexts = /* @__PURE__ */ new WeakMap();
+var cachedParagraph = (node3, parent, state, info2) => parent?.type === "root" && state.stack.length === 0 ? written(paragraphTexts, node3, `${info2.before}
+${info2.after}`, () => handle.paragraph(node3, parent, state, info2)) : gfmParagraph(node3, parent, state, info2);
+var anyCharacterOf = (patterns) => new RegExp(`[${[...new Set(patterns.map((pattern) => `\\u{${pattern.character.codePointAt(0).toString(16)}}`))].join("")}]`, "u");
 var LINE_ENDING = /* @__PURE__ */ new Set(["[\\r\\n]", "\\r", "\\n"]);
 var needsLineEnding = (pattern) => !pattern.beforeNode && (pattern.atBreak === true || LINE_ENDING.has(pattern.before ?? "")) || !pattern.afterNode && LINE_ENDING.has(pattern.after ?? "");
 var scopes = /* @__PURE__ */ new WeakMap();
+var lastScopes = /* @__PURE__ */ new WeakMap();
 function unsafeInScope(state) {
+  const last = lastScopes.get(state);
+  if (last !== void 0 && last.stack.length === state.stack.length && last.stack.every((name, i) => name === state.stack[i])) return last.scope;
+  const scope = scopeOf(state);
+  lastScopes.set(state, { stack: [...state.stack], scope });
+  return scope;
+}
+function scopeOf(state) {
   let byStack = scopes.get(state);
   if (byStack === void 0) scopes.set(state, byStack = /* @__PURE__ */ new Map());
   const key = state.stack.join(" ");
@@ -74828,10 +74881,13 @@ function unsafeInScope(state) {
       const names = typeof inConstruct2 === "string" ? [inConstruct2] : inConstruct2 ?? [];
       return names.length === 0 || names.some((name) => state.stack.includes(name));
     });
+    const withoutLineEnding = patterns.filter((pattern) => !needsLineEnding(pattern));
     scope = {
       patterns,
-      withoutLineEnding: patterns.filter((pattern) => !needsLineEnding(pattern)),
-      characters: new Set(patterns.map((pattern) => pattern.character))
+      withoutLineEnding,
+      characters: new Set(patterns.map((pattern) => pattern.character)),
+      anyCharacter: anyCharacterOf(patterns),
+      anyCharacterWithoutLineEnding: anyCharacterOf(withoutLineEnding)
     };
     byStack.set(key, scope);
   }
@@ -74842,7 +74898,9 @@ function safeAsItIs(state, value2, before, after) {
   const whole = before + value2 + after;
   const end = whole.length - after.length;
   const scope = unsafeInScope(state);
-  const patterns = whole.includes("\n") || whole.includes("\r") ? scope.patterns : scope.withoutLineEnding;
+  const lineEnding = whole.includes("\n") || whole.includes("\r");
+  if (!(lineEnding ? scope.anyCharacter : scope.anyCharacterWithoutLineEnding).test(value2)) return true;
+  const patterns = lineEnding ? scope.patterns : scope.withoutLineEnding;
   for (const pattern of patterns) {
     if (!value2.includes(pattern.character)) continue;
     const expression = state.compilePattern(pattern);
@@ -74856,8 +74914,10 @@ function safeAsItIs(state, value2, before, after) {
 var writeText = (node3, parent, state, info2) => safeAsItIs(state, node3.value, info2.before, info2.after) ? node3.value : handle.text(node3, parent, state, info2);
 var peekText = (node3, parent, state, info2) => unsafeInScope(state).characters.has(node3.value.charAt(0)) ? writeText(node3, parent, state, info2) : node3.value;
 var textHandler = Object.assign(writeText, { peek: peekText });
+var GFM = gfmToMarkdown(TABLE_OPTIONS);
+var gfmParagraph = GFM.extensions.find((extension) => extension.handlers?.paragraph)?.handlers?.paragraph ?? handle.paragraph;
 function serialise(tree) {
-  return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable, text: textHandler } }] });
+  return toMarkdown(tree, { bullet: "-", extensions: [GFM, { handlers: { table: cachedTable, text: textHandler, paragraph: cachedParagraph } }] });
 }
 
 // src/render/usage-words.ts
@@ -74870,7 +74930,7 @@ function formatAmount(value2, unit) {
     case "ms":
       return value2 >= 1e3 ? `${+(value2 / 1e3).toFixed(2)} s` : `${+value2.toPrecision(3)} ms`;
     case "tokens":
-      return Math.round(value2).toLocaleString("en-US");
+      return grouped(Math.round(value2));
     case "usd":
       return `$${dollarDigits(value2)}`;
   }
@@ -74925,7 +74985,7 @@ function usageNoiseWords(test) {
   if (test.noise === null) return null;
   const { questions: questions3, rose, expected } = test.noise;
   const rise2 = `${+((test.tolerance ?? 0.1) * 100).toFixed(2)}%`;
-  return `of ${questions3.toLocaleString("en-US")} question${questions3 === 1 ? "" : "s"} run at least twice in base, ${rose.toLocaleString("en-US")} rose beyond ${rise2}; run-to-run noise alone would make about ${expected.toFixed(1)} do so`;
+  return `of ${grouped(questions3)} question${questions3 === 1 ? "" : "s"} run at least twice in base, ${grouped(rose)} rose beyond ${rise2}; run-to-run noise alone would make about ${expected.toFixed(1)} do so`;
 }
 function riseCell(test, base, head) {
   const change = test.scale === "log" ? formatRatio(head / base) : `+${formatAmount(head - base, test.unit)}`;
@@ -74977,7 +75037,7 @@ function parseRetrievalOkRule(text4) {
 }
 
 // src/render/gate-words.ts
-var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+var questions = (n, noun = "question") => `${grouped(n)} ${noun}${n === 1 ? "" : "s"}`;
 var GATE_WORDS = {
   retrieval: {
     gate: "retrieval",
@@ -75251,7 +75311,7 @@ function scoringLines(provenance, questions3, rules) {
     lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural2(provenance.refusedByDetector, "question")} without a refused field)`);
   }
   if (provenance.idsFromQuestion > 0) {
-    const of = questions3 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions3, "question")}`;
+    const of = questions3 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${grouped(provenance.idsFromQuestion)} of ${plural2(questions3, "question")}`;
     lines.push(`ids derived from question text for ${of}`);
   }
   if (provenance.retrievalByText > 0) {
@@ -75284,16 +75344,31 @@ init_entry_url();
 var CELL_MAX_CHARS = 120;
 function textTable(cells, indent = "  ") {
   const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
+  const lengths = rows.map((row) => row.map(codePoints));
   const widths = [];
-  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
+  for (const row of lengths) row.forEach((length, i) => widths[i] = Math.max(widths[i] ?? 0, length));
   const numeric = /^[-+\u2212]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^\u2014$|^$/;
   const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
   return rows.map(
-    (row) => indent + row.map((cell, i) => {
-      const pad = (widths[i] ?? 0) - [...cell].length;
+    (row, r) => indent + row.map((cell, i) => {
+      const pad = (widths[i] ?? 0) - lengths[r][i];
       return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
     }).join("  ").trimEnd()
   ).join("\n");
+}
+function codePoints(value2) {
+  let count2 = value2.length;
+  for (let i = 0; i < value2.length - 1; i++) {
+    const code3 = value2.charCodeAt(i);
+    if (code3 >= 55296 && code3 <= 56319) {
+      const next = value2.charCodeAt(i + 1);
+      if (next >= 56320 && next <= 57343) {
+        count2--;
+        i++;
+      }
+    }
+  }
+  return count2;
 }
 function fixed3(value2) {
   return value2 === null || value2 === void 0 || Number.isNaN(value2) ? "\u2014" : value2.toFixed(3);
@@ -76875,7 +76950,8 @@ function redactor(secrets) {
   return (text4) => {
     let redacted = text4;
     for (const target of targets) redacted = redacted.replaceAll(target, REDACTED);
-    return redacted.replace(GITHUB_TOKEN, REDACTED).replace(URL_USERINFO, `$1${REDACTED}@`);
+    redacted = redacted.replace(GITHUB_TOKEN, REDACTED);
+    return redacted.includes("://") ? redacted.replace(URL_USERINFO, `$1${REDACTED}@`) : redacted;
   };
 }
 var PROXY_VARIABLES = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"];
@@ -77097,8 +77173,7 @@ function splitLines(text4) {
 var MAX_CUTOFFS = 100;
 function parseCutoffs(text4) {
   const items = splitList(text4);
-  if (items.length > MAX_CUTOFFS)
-    throw new SettingError(`lists ${items.length.toLocaleString("en-US")} cut-offs, more than the ${MAX_CUTOFFS} a run may ask for`);
+  if (items.length > MAX_CUTOFFS) throw new SettingError(`lists ${grouped(items.length)} cut-offs, more than the ${MAX_CUTOFFS} a run may ask for`);
   const cutoffs = items.map(Number);
   if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
     throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
@@ -78273,7 +78348,12 @@ function documentLabel(id, evidence2) {
   }
   return null;
 }
-var idFromText = (item) => isQuestionIdOf(item.id, item.question);
+var fromText = /* @__PURE__ */ new WeakMap();
+function idFromText(item) {
+  let derived2 = fromText.get(item);
+  if (derived2 === void 0) fromText.set(item, derived2 = isQuestionIdOf(item.id, item.question));
+  return derived2;
+}
 
 // src/render/compare-text.ts
 function mcnemarSentence(test) {
@@ -78303,11 +78383,11 @@ function intervalNote(tests) {
 function monteCarloWords(test, permutationsAsked) {
   if (test.tailBound) {
     const smallest = formatP(1 / (1 + permutationsAsked));
-    return `p \u2264 ${formatP(test.pValue)} (Hoeffding's bound on the sign-flip tail, below the ${smallest} that ${permutationsAsked.toLocaleString("en-US")} sign flips can show; none drawn)`;
+    return `p \u2264 ${formatP(test.pValue)} (Hoeffding's bound on the sign-flip tail, below the ${smallest} that ${grouped(permutationsAsked)} sign flips can show; none drawn)`;
   }
   if (test.permutations === 0) return "p 1 without sampling (no difference)";
-  const extended2 = test.permutations > permutationsAsked ? `, more than the ${permutationsAsked.toLocaleString("en-US")} asked for because p was near \u03B1` : "";
-  return `p ${formatP(test.pValue)} \xB1 ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${test.permutations.toLocaleString("en-US")} sign flips${extended2})`;
+  const extended2 = test.permutations > permutationsAsked ? `, more than the ${grouped(permutationsAsked)} asked for because p was near \u03B1` : "";
+  return `p ${formatP(test.pValue)} \xB1 ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${grouped(test.permutations)} sign flips${extended2})`;
 }
 function extraTestWords(test) {
   const parts = [];
@@ -78952,7 +79032,7 @@ function causeLine(comparison) {
   const out = [text3(`${plural2(regressions.length, "question")} regressed: `)];
   parts.filter(([count2]) => count2 > 0).forEach(([count2, why], i) => {
     if (i > 0) out.push(text3(", "));
-    const words = `${count2.toLocaleString("en-US")} ${why}`;
+    const words = `${grouped(count2)} ${why}`;
     out.push(count2 * 2 > regressions.length && count2 < regressions.length ? strong2(text3(words)) : text3(words));
   });
   out.push(text3(`.${fixedWords}`));
@@ -79078,6 +79158,25 @@ function documentList(ids2, evidence2) {
   if (ids2.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids2.length - DOCUMENTS_SHOWN} more`));
   return out;
 }
+function questionList(header, items, row) {
+  const built = [];
+  const upTo = (end) => {
+    while (built.length < end) built.push(row(items[built.length]));
+  };
+  return {
+    header,
+    length: items.length,
+    row: (index) => {
+      upTo(index + 1);
+      return built[index];
+    },
+    rows: (count2) => {
+      const end = Math.min(count2, items.length);
+      upTo(end);
+      return built.slice(0, end);
+    }
+  };
+}
 function questionCell(item, traceUrl, outcomes, lost) {
   const links = traceLinks(item, traceUrl);
   return [
@@ -79122,23 +79221,24 @@ function regressionList(changes, improving, options) {
   const lost = (c) => c.cause === "retrieval" && !improving ? c.lostDocuments : void 0;
   const cell = (c) => questionCell(c, options.traceUrl, outcomes, lost(c));
   if (changes.some((c) => c.correctRuns !== void 0)) {
-    return {
-      header: ["question", "runs", "cause"],
-      rows: changes.map((c) => [cell(c), c.correctRuns === void 0 ? "" : correctRunsWords(c.correctRuns), causeCell(c, improving)])
-    };
+    return questionList(["question", "runs", "cause"], changes, (c) => [
+      cell(c),
+      c.correctRuns === void 0 ? "" : correctRunsWords(c.correctRuns),
+      causeCell(c, improving)
+    ]);
   }
-  return { header: ["question", "cause"], rows: changes.map((c) => [cell(c), causeCell(c, improving)]) };
+  return questionList(["question", "cause"], changes, (c) => [cell(c), causeCell(c, improving)]);
 }
 function retrievalList(items, showRescued, options) {
   const cell = (r) => questionCell(r, options.traceUrl, [null, showRescued ? r.rescued ? "still right" : "wrong" : null], r.lostDocuments);
-  return showRescued ? { header: ["question", "answer"], rows: items.map((r) => [cell(r), r.rescued ? "still right" : "wrong"]) } : { header: ["question"], rows: items.map((r) => [cell(r)]) };
+  return showRescued ? questionList(["question", "answer"], items, (r) => [cell(r), r.rescued ? "still right" : "wrong"]) : questionList(["question"], items, (r) => [cell(r)]);
 }
 function moreLine(hidden, { reportLink }) {
   const where = reportLink === void 0 || reportLink.trim() === "" ? [text3("the full JSON report")] : [text3("the full JSON ("), ...annotated(reportLink), text3(")")];
-  return paragraph2(text3(`\u2026 and ${hidden.toLocaleString("en-US")} more; see `), ...where);
+  return paragraph2(text3(`\u2026 and ${grouped(hidden)} more; see `), ...where);
 }
 function listBody(list3, keep, noun, options) {
-  const rows = list3.rows.slice(0, keep);
+  const rows = list3.rows(keep);
   const out = [];
   if (noun !== null && rows.length > LIST_FOLD_AFTER) {
     out.push(table(list3.header, rows.slice(0, LIST_VISIBLE)));
@@ -79146,7 +79246,7 @@ function listBody(list3, keep, noun, options) {
   } else if (rows.length > 0) {
     out.push(table(list3.header, rows));
   }
-  if (keep < list3.rows.length) out.push(moreLine(list3.rows.length - keep, options));
+  if (keep < list3.length) out.push(moreLine(list3.length - keep, options));
   return out;
 }
 function baseOutcome(question) {
@@ -79157,7 +79257,7 @@ function baseOutcome(question) {
   return parts.filter(Boolean).join(", ") || "\u2014";
 }
 function missingList(comparison, options) {
-  return { header: ["question", "in base"], rows: comparison.missing.map((m) => [questionCell(m, options.traceUrl, null), baseOutcome(m)]) };
+  return questionList(["question", "in base"], comparison.missing, (m) => [questionCell(m, options.traceUrl, null), baseOutcome(m)]);
 }
 var builtLists = /* @__PURE__ */ new WeakMap();
 function listsOf(comparison, options) {
@@ -79175,7 +79275,7 @@ function buildLists(comparison, options) {
     return {
       missing: missingList(comparison, options),
       main: {
-        title: `Questions that lost their gold document (${items.length.toLocaleString("en-US")})`,
+        title: `Questions that lost their gold document (${grouped(items.length)})`,
         noun: "question",
         list: retrievalList(items, false, options)
       },
@@ -79187,11 +79287,11 @@ function buildLists(comparison, options) {
   const regressed = new Set(comparison.regressions.map((r) => r.id));
   const others = comparison.retrievalRegressions.filter((r) => !regressed.has(r.id));
   const rescued = others.filter((r) => r.rescued).length;
-  const summary2 = rescued === others.length ? `${others.length.toLocaleString("en-US")} more lost their gold document but ${others.length === 1 ? "was" : "were"} still answered right (rescued by the model)` : `${others.length.toLocaleString("en-US")} more lost their gold document (${rescued} still answered right)`;
+  const summary2 = rescued === others.length ? `${grouped(others.length)} more lost their gold document but ${others.length === 1 ? "was" : "were"} still answered right (rescued by the model)` : `${grouped(others.length)} more lost their gold document (${rescued} still answered right)`;
   return {
     missing: missingList(comparison, options),
     main: {
-      title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`,
+      title: `Regressed questions (${grouped(comparison.regressions.length)})`,
       noun: "regressed question",
       list: regressionList(comparison.regressions, false, options)
     },
@@ -79203,16 +79303,16 @@ function buildLists(comparison, options) {
 function questionSections(lists, limits, options) {
   const out = [];
   const { missing, main, extra, fixed, tags } = lists;
-  if (missing.rows.length > 0) {
+  if (missing.length > 0) {
     out.push(
-      heading2(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString("en-US")})`),
+      heading2(4, `Missing from head: counted as failed (${grouped(missing.length)})`),
       ...listBody(missing, limits.missing, "missing question", options)
     );
   }
-  if (main.list.rows.length > 0) out.push(heading2(4, main.title), ...listBody(main.list, limits.main, main.noun, options));
+  if (main.list.length > 0) out.push(heading2(4, main.title), ...listBody(main.list, limits.main, main.noun, options));
   if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, options)));
-  if (fixed.rows.length > 0) {
-    out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, options)));
+  if (fixed.length > 0) {
+    out.push(...details(`${plural2(fixed.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, options)));
   }
   if (tags.length > 0) {
     const body = [];
@@ -79239,10 +79339,10 @@ function tagTable2(shown, all2) {
   const counts = (tag) => tag.outcomes.find((o) => o.metric === first[0]);
   const rows = shown.map((tag) => [
     inert(tag.tag, TAG_MAX_CHARS),
-    tag.questions.toLocaleString("en-US"),
+    grouped(tag.questions),
     rate(tag, first[0]),
-    (counts(tag)?.broken ?? 0).toLocaleString("en-US"),
-    (counts(tag)?.fixed ?? 0).toLocaleString("en-US"),
+    grouped(counts(tag)?.broken ?? 0),
+    grouped(counts(tag)?.fixed ?? 0),
     ...columns.slice(1).map(([metric]) => rate(tag, metric))
   ]);
   const tests = all2.reduce((sum, tag) => sum + tag.outcomes.length, 0);
@@ -79272,7 +79372,7 @@ function lostOutcomesSection(comparison, options) {
   const names = (values) => joinCells(values.map((value2) => inert(value2, ID_MAX_CHARS)));
   const rows = lost.slice(0, LOST_OUTCOMES_SHOWN).map((l) => [questionCell(l, void 0, null), names(l.columns), names(l.tests)]);
   return [
-    heading2(4, `Outcomes lost in head: ${failed ? "counted as failed" : "left out"} (${lost.length.toLocaleString("en-US")})`),
+    heading2(4, `Outcomes lost in head: ${failed ? "counted as failed" : "left out"} (${grouped(lost.length)})`),
     table(["question", "lost in head", failed ? "counted as failed in" : "left out of"], rows),
     ...lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, options)] : [],
     paragraph2(...prose(`${lostOutcomesFix(lost)}.`))
@@ -79344,7 +79444,7 @@ function footer(comparison, options) {
   const gated = comparison.tests.filter((t) => t.gate !== null).length;
   parts.push([
     text3(
-      `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length.toLocaleString("en-US")} missing (counted as failed), ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString("en-US")} excluded, ` : ""}${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}` + (comparison.holdoutLeftOut.length > 0 ? ` \xB7 ${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
+      `${plural2(comparison.paired, "paired question")}, ${grouped(comparison.missing.length)} missing (counted as failed), ${grouped(comparison.added.length)} added, ${grouped(comparison.removed.length)} removed, ${comparison.excluded.length > 0 ? `${grouped(comparison.excluded.length)} excluded, ` : ""}${grouped(comparison.labelsChanged.length)} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}` + (comparison.holdoutLeftOut.length > 0 ? ` \xB7 ${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
     )
   ]);
   if (options.reportLink !== void 0 && options.reportLink.trim() !== "") parts.push(annotated(options.reportLink));
@@ -79354,6 +79454,40 @@ function footer(comparison, options) {
 }
 function renderComment(comparison, options) {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
+  const { head, tail, lists, render: render2, limits } = commentRenders(comparison, options);
+  const textOf = (children2) => serialise({ type: "root", children: children2 }).trimEnd().length;
+  const rowLengths = [
+    ["main", prefixLengths(lists.main.list, maxLength)],
+    ["missing", prefixLengths(lists.missing, maxLength)],
+    ["extra", prefixLengths(lists.extra?.list, maxLength)],
+    ["fixed", prefixLengths(lists.fixed, maxLength)]
+  ];
+  const rowsAt = (at, over) => {
+    let sum = 0;
+    for (const [key, lengths] of rowLengths) {
+      if (sum > over) break;
+      sum += lengths(at[key]);
+    }
+    return sum;
+  };
+  let fixedLength;
+  const atLeast = (at) => {
+    fixedLength ??= textOf(head) + textOf(tail);
+    return fixedLength + rowsAt(at, maxLength - fixedLength);
+  };
+  let whole;
+  if (rowsAt(limits, maxLength) <= maxLength) {
+    whole = render2(limits);
+    if (whole.length <= maxLength) return whole;
+  }
+  return fitLists(CUT_ORDER, limits, maxLength, {
+    render: (at) => at === limits && whole !== void 0 ? whole : render2(at),
+    atLeast,
+    guess: (key, shown, excess) => guessCount(lists, key, shown, excess)
+  });
+}
+var CUT_ORDER = ["fixed", "extra", "missing", "main", "tags"];
+function commentRenders(comparison, options) {
   const rule = options.retrievalOk;
   const verdict = decideWords(comparison, rule);
   const lists = listsOf(comparison, options);
@@ -79380,51 +79514,36 @@ function renderComment(comparison, options) {
     footer(comparison, options)
   ];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options), ...tail] });
-  const textOf = (children2) => serialise({ type: "root", children: children2 }).trimEnd().length;
-  const rowLengths = {
-    missing: prefixLengths(lists.missing, maxLength),
-    main: prefixLengths(lists.main.list, maxLength),
-    extra: prefixLengths(lists.extra?.list, maxLength),
-    fixed: prefixLengths(lists.fixed, maxLength)
-  };
-  const rowsAtLeast = (sums, count2) => sums[Math.min(count2, sums.length - 1)];
-  const rowsAt = (at) => rowsAtLeast(rowLengths.missing, at.missing) + rowsAtLeast(rowLengths.main, at.main) + rowsAtLeast(rowLengths.extra, at.extra) + rowsAtLeast(rowLengths.fixed, at.fixed);
-  let fixedLength;
-  const atLeast = (at) => (fixedLength ??= textOf(head) + textOf(tail)) + rowsAt(at);
   const limits = {
-    missing: lists.missing.rows.length,
-    main: lists.main.list.rows.length,
-    extra: lists.extra?.list.rows.length ?? 0,
-    fixed: lists.fixed.rows.length,
+    missing: lists.missing.length,
+    main: lists.main.list.length,
+    extra: lists.extra?.list.length ?? 0,
+    fixed: lists.fixed.length,
     tags: Math.min(lists.tags.length, TAGS_SHOWN)
   };
-  let whole;
-  if (rowsAt(limits) <= maxLength) {
-    whole = render2(limits);
-    if (whole.length <= maxLength) return whole;
-  }
-  return fitLists(["fixed", "extra", "missing", "main", "tags"], limits, maxLength, {
-    render: (at) => at === limits && whole !== void 0 ? whole : render2(at),
-    atLeast,
-    guess: (key, shown, excess) => guessCount(lists, key, shown, excess)
-  });
+  return { head, tail, lists, render: render2, limits };
 }
 function prefixLengths(list3, budget) {
   const sums = [0];
-  for (const row of list3?.rows ?? []) {
-    if (sums.at(-1) > budget) break;
-    sums.push(sums.at(-1) + rowLengthAtLeast(row));
-  }
-  return sums;
+  const rows = list3?.length ?? 0;
+  return (count2) => {
+    while (sums.length <= Math.min(count2, rows) && sums.at(-1) <= budget) sums.push(sums.at(-1) + rowLengthAtLeast(list3.row(sums.length - 1)));
+    return sums[Math.min(count2, sums.length - 1)];
+  };
 }
 function guessCount(lists, key, shown, excess) {
   if (key === "tags") return void 0;
   const list3 = { missing: lists.missing, main: lists.main.list, extra: lists.extra?.list, fixed: lists.fixed }[key];
   if (list3 === void 0) return void 0;
-  const lines = serialise({ type: "root", children: [table(list3.header, list3.rows.slice(0, shown))] }).split("\n");
-  if (lines.length !== shown + 3) return void 0;
+  const rows = list3.rows(shown);
+  let lines = writtenRowLines(rows);
+  if (lines === void 0) {
+    const serialised = serialise({ type: "root", children: [table(list3.header, rows)] }).split("\n");
+    if (serialised.length !== shown + 3) return void 0;
+    lines = serialised.slice(2, -1);
+  }
   let count2 = shown;
-  while (count2 > 0 && excess > 0) excess -= lines[2 + --count2].length + 1;
+  while (count2 > 0 && excess > 0) excess -= lines[--count2].length + 1;
   return count2;
 }
 
@@ -79520,9 +79639,7 @@ function renderHeadOnly(summary2, options) {
     ...causeContent(options.cause),
     ...options.gateChanges === void 0 ? [] : gateChangesSection(options.gateChanges),
     paragraph2(
-      ...prose(
-        `Head results: ${summary2.questions.toLocaleString("en-US")} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ""}`
-      )
+      ...prose(`Head results: ${grouped(summary2.questions)} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ""}`)
     ),
     table(["metric", "head", "95% CI", "n"], rows, ["left", "right", "right", "right"])
   );
@@ -79744,7 +79861,7 @@ function lineOverSize(bytes) {
   for (let i = 0; i < MAX_YAML_BYTES; i++) if (bytes[i] === 10) line++;
   return line;
 }
-var OVER_SIZE_MESSAGE = `is over 1 MiB (${MAX_YAML_BYTES.toLocaleString("en-US")} bytes), the most a config file may hold (a real one holds a few kB); it passes that on this line`;
+var OVER_SIZE_MESSAGE = `is over 1 MiB (${grouped(MAX_YAML_BYTES)} bytes), the most a config file may hold (a real one holds a few kB); it passes that on this line`;
 function children(node3) {
   if (!(0, import_yaml.isCollection)(node3)) return [];
   const items = [];
@@ -79770,7 +79887,7 @@ function yamlBoundProblem(document2, lineOf) {
     if (!top.entered) {
       top.entered = true;
       if (depth > MAX_YAML_DEPTH) return problem(node3, `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
-      if (++seen > MAX_YAML_NODES) return problem(node3, `holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values; a config file needs a few dozen`);
+      if (++seen > MAX_YAML_NODES) return problem(node3, `holds more than ${grouped(MAX_YAML_NODES)} values; a config file needs a few dozen`);
       if ((0, import_yaml.isAlias)(node3)) continue;
       if (node3.anchor !== void 0) anchors.set(node3.anchor, node3);
       for (const child of children(node3).reverse()) stack.push({ node: child, depth: depth + 1, entered: false });
@@ -79791,10 +79908,7 @@ function yamlBoundProblem(document2, lineOf) {
     if (depth - 1 + extent.depth > MAX_YAML_DEPTH)
       return problem(node3, `with its aliases expanded, nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`);
     if (extent.nodes > MAX_YAML_NODES)
-      return problem(
-        node3,
-        `with its aliases expanded, holds more than ${MAX_YAML_NODES.toLocaleString("en-US")} values (an alias bomb?); a config file needs a few dozen`
-      );
+      return problem(node3, `with its aliases expanded, holds more than ${grouped(MAX_YAML_NODES)} values (an alias bomb?); a config file needs a few dozen`);
     extents.set(node3, extent);
   }
   return null;
@@ -83384,7 +83498,7 @@ function costOf(price, promptTokens, completionTokens) {
 
 // src/render/judge-report.ts
 init_entry_url();
-var count = (n) => n.toLocaleString("en-US");
+var count = (n) => grouped(n);
 function formatLimits(limits, unit, option) {
   const source = (limit) => {
     switch (limit.source) {
