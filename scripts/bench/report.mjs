@@ -18,8 +18,11 @@ export const TARGET = {
   trecRatio: 0.5,
   friendlyTrecRatio: 0.3,
   compareSeconds: 5,
+  /** compare at full size pinned to one core, as issue 40 restates it. */
+  compareOneCoreSeconds: 8,
   /** compare at full size on every core, not pinned (issue 40). */
   compareUnpinnedSeconds: 3,
+  /** Peak RSS of compare (pinned and unpinned) and of the monitor at full size (issue 40: whatever the input). */
   compareMiB: 1024,
   actionSeconds: 1,
   /** Time per record at full size against 1/10: at most this much higher, or growth is not linear. */
@@ -162,6 +165,7 @@ export function ratioTable(cases, key, ours) {
 export function targetTable(cases, scope) {
   const find = (workload, variant, scale) => cases.find((found) => found.workload === workload && found.variant === variant && found.scale === scale);
   const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+  const memoryVerdict = (peakKiB) => (peakKiB === null ? 'n/a' : verdict(peakKiB / 1024 <= TARGET.compareMiB));
   const notRun = (workload, scale) =>
     !scope.only.includes(workload)
       ? 'not run (--only)'
@@ -194,9 +198,11 @@ export function targetTable(cases, scope) {
   if (compareFull) {
     const { median: time, peakKiB } = compareFull.ours;
     rows.push([compareTitle, `median time ≤ ${TARGET.compareSeconds} s`, seconds(time), verdict(time <= TARGET.compareSeconds)]);
-    rows.push(['', 'peak RSS ≤ 1 GiB', mebibytes(peakKiB), peakKiB === null ? 'n/a' : verdict(peakKiB / 1024 <= TARGET.compareMiB)]);
+    rows.push(['', `median time ≤ ${TARGET.compareOneCoreSeconds} s (issue 40)`, seconds(time), verdict(time <= TARGET.compareOneCoreSeconds)]);
+    rows.push(['', 'peak RSS ≤ 1 GiB', mebibytes(peakKiB), memoryVerdict(peakKiB)]);
   } else {
     rows.push([compareTitle, `median time ≤ ${TARGET.compareSeconds} s`, notRun('compare', 'full'), '']);
+    rows.push(['', `median time ≤ ${TARGET.compareOneCoreSeconds} s (issue 40)`, notRun('compare', 'full'), '']);
     rows.push(['', 'peak RSS ≤ 1 GiB', notRun('compare', 'full'), '']);
   }
   const unpinned = find('compare', 'unpinned', 'full');
@@ -204,7 +210,15 @@ export function targetTable(cases, scope) {
   if (unpinned) {
     const { median: time } = unpinned.ours;
     rows.push([unpinnedTitle, `median time ≤ ${TARGET.compareUnpinnedSeconds} s`, seconds(time), verdict(time <= TARGET.compareUnpinnedSeconds)]);
-  } else rows.push([unpinnedTitle, `median time ≤ ${TARGET.compareUnpinnedSeconds} s`, notRun('compare', 'full'), '']);
+    rows.push(['', 'peak RSS ≤ 1 GiB', mebibytes(unpinned.ours.peakKiB), memoryVerdict(unpinned.ours.peakKiB)]);
+  } else {
+    rows.push([unpinnedTitle, `median time ≤ ${TARGET.compareUnpinnedSeconds} s`, notRun('compare', 'full'), '']);
+    rows.push(['', 'peak RSS ≤ 1 GiB', notRun('compare', 'full'), '']);
+  }
+  const monitor = find('monitor', 'realistic', 'full');
+  const monitorTitle = `monitor, ${group(MONITOR_TURNS)} turns`;
+  if (monitor) rows.push([monitorTitle, 'peak RSS ≤ 1 GiB', mebibytes(monitor.ours.peakKiB), memoryVerdict(monitor.ours.peakKiB)]);
+  else rows.push([monitorTitle, 'peak RSS ≤ 1 GiB', notRun('monitor', 'full'), '']);
   const action = find('action', 'realistic', 'full');
   const actionTitle = `action, ${group(ACTION_QUESTIONS)} q${scope.pinned ? ', one core' : ''}`;
   if (action)
