@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DIST_CLI, ROOT, scratchDir } from '../../helpers/cli.js';
+import { scratchDir, spawnBin } from '../../helpers/cli.js';
 
 /**
  * The shapes that once took minutes and gigabytes (issue 40), run through the bundle as a child capped at 1 GiB of
@@ -18,16 +17,9 @@ const PRELOAD = scratch.file(
   `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(RSS_FILE)}, String(process.resourceUsage().maxRSS * 1024)));\n`,
 );
 
-function runCapped(argv: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string; peakBytes: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=1024', '--require', PRELOAD, DIST_CLI, ...argv], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, peakBytes: Number(readFileSync(RSS_FILE, 'utf8')) }));
-  });
+async function runCapped(argv: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string; peakBytes: number }> {
+  const run = await spawnBin(argv, { nodeArgs: ['--max-old-space-size=1024', '--require', PRELOAD] });
+  return { ...run, peakBytes: Number(readFileSync(RSS_FILE, 'utf8')) };
 }
 
 const RECORD = { id: 'q1', question: 'q', answer: 'a', expected_answer: 'a', retrieved_ids: ['d1'], relevant_ids: ['d1'] };

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DIST_CLI, ROOT, scratchDir } from '../../helpers/cli.js';
+import { scratchDir, spawnBin } from '../../helpers/cli.js';
 
 /**
  * The monitor keeps what its report needs of each turn, not the turn (issue 40): a log whose answers alone are about
@@ -41,17 +40,7 @@ async function writeLog(path: string): Promise<void> {
   await once(out, 'finish');
 }
 
-function runCapped(argv: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MIB}`, DIST_CLI, ...argv], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCapped = (argv: readonly string[]) => spawnBin(argv, { nodeArgs: [`--max-old-space-size=${HEAP_MIB}`] });
 
 describe(`monitor within ${HEAP_MIB} MiB of heap on a log whose answers are about 90 MB`, () => {
   const log = scratch.file('logs.jsonl', '');

@@ -1,8 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIST_CLI, ROOT, scratchDir } from '../../helpers/cli.js';
+import { ROOT, scratchDir, spawnBin } from '../../helpers/cli.js';
 
 /**
  * `compare` through the bundle, its runs read in parts on worker threads: the same report, byte for byte, as one
@@ -22,17 +22,7 @@ beforeAll(() => {
   }
 }, 240_000);
 
-function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DIST_CLI, ...argv], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (argv: readonly string[], env: NodeJS.ProcessEnv) => spawnBin(argv, { env });
 
 describe.each(SIZES)('compare at %i questions', (questions) => {
   /** The JSON, the text and the comment of one run, and how it read. */
