@@ -69887,18 +69887,12 @@ function rateTest(metric, values, counts, config2, keep = () => true) {
   };
 }
 var GRADED_HALVES = {
-  interval: (_metric, values) => {
-    const { n, differences } = pairValues(values.base, values.head);
-    return n === 0 ? null : meanIntervals([differences])[0];
-  },
-  randomization: (metric, values, config2) => {
-    const pair2 = pairValues(values.base, values.head);
-    return pair2.n === 0 ? null : pairedRandomizationTest(pair2, { permutations: config2.permutations, seed: metric, alpha: config2.alpha });
-  }
+  interval: (_metric, pair2) => pair2.n === 0 ? null : meanIntervals([pair2.differences])[0],
+  randomization: (metric, pair2, config2) => pair2.n === 0 ? null : pairedRandomizationTest(pair2, { permutations: config2.permutations, seed: metric, alpha: config2.alpha })
 };
-function gradedTest(metric, values, config2, interval = GRADED_HALVES.interval(metric, values), randomization = GRADED_HALVES.randomization(metric, values, config2)) {
+function gradedTest(metric, pair2, config2, interval = GRADED_HALVES.interval(metric, pair2), randomization = GRADED_HALVES.randomization(metric, pair2, config2)) {
   if (interval === null || randomization === null) return null;
-  const { n, meanBase, meanHead, differences } = pairValues(values.base, values.head);
+  const { n, meanBase, meanHead, differences } = pair2;
   const { delta, pValue, permutations, monteCarloSE, tailBound } = randomization;
   let squares = 0;
   for (let i = 0; i < n; i++) squares += (differences[i] - delta) ** 2;
@@ -69938,7 +69932,11 @@ function scoreMetrics(baseRun, headRun) {
 function gradedInputs(baseRun, headRun, config2, files, golden) {
   const pairing = pairQuestions(baseRun, headRun, files, { missing: config2.missing, golden });
   const metrics = [...config2.gradedMetrics, ...scoreMetrics(baseRun, headRun).graded];
-  return { pairing, metrics, columns: metrics.map((metric) => paired(baseRun, headRun, pairing, metric)) };
+  const pairs = metrics.map((metric) => {
+    const { base, head } = paired(baseRun, headRun, pairing, metric);
+    return pairValues(base, head);
+  });
+  return { pairing, metrics, pairs };
 }
 function usageTests(baseRun, headRun, pairing, config2) {
   const measures = USAGE_MEASURES.filter((measure) => baseRun.columns.has(measure.column) || headRun.columns.has(measure.column));
@@ -70012,7 +70010,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, tested(test.column), pairFilters[test.pairs]));
   const binaryScores = scoreMetrics(baseRun, headRun).binary;
   const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, tested(metric, gated.has(metric))));
-  const graded = options.graded?.tests ?? inputs.metrics.map((metric, index) => gradedTest(metric, inputs.columns[index], config2));
+  const graded = options.graded?.tests ?? inputs.metrics.map((metric, index) => gradedTest(metric, inputs.pairs[index], config2));
   if (graded.length !== inputs.metrics.length) throw new Error(`compareRuns: ${graded.length} graded tests given for ${inputs.metrics.length} metrics`);
   const usage = usageTests(baseRun, headRun, pairing, config2);
   const testsBeforeGate = adjustGatedTests(
@@ -77091,7 +77089,11 @@ init_entry_url();
 var import_promises12 = require("node:fs/promises");
 var import_node_os = require("node:os");
 var import_node_worker_threads = require("node:worker_threads");
-var gradedHalf = (half, metric, values, config2) => half === "interval" ? GRADED_HALVES.interval(metric, values) : GRADED_HALVES.randomization(metric, values, config2);
+var gradedHalf = (half, metric, pair2, config2) => half === "interval" ? GRADED_HALVES.interval(metric, pair2) : GRADED_HALVES.randomization(metric, pair2, config2);
+var DISTINCT_SAMPLE = 1e3;
+function distinctInSample(differences) {
+  return new Set(differences.subarray(0, DISTINCT_SAMPLE)).size;
+}
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
   return {
@@ -77131,7 +77133,7 @@ function serveReader() {
     if (request.kind === "graded") {
       let reply;
       try {
-        reply = { ok: true, half: gradedHalf(request.half, request.metric, request.values, request.config) };
+        reply = { ok: true, half: gradedHalf(request.half, request.metric, request.pair, request.config) };
       } catch (error2) {
         reply = failure2(error2);
       }
@@ -77220,10 +77222,10 @@ var Helpers = class {
    * costs more than all the retrieval metrics together), and the costliest job started last would keep the
    * others waiting.
    */
-  async gradedTests(metrics, columns, config2) {
+  async gradedTests(metrics, pairs, config2) {
     const plain2 = { permutations: config2.permutations, alpha: config2.alpha, extraTests: config2.extraTests };
-    if (this.started.length === 0) return metrics.map((metric, index) => gradedTest(metric, columns[index], plain2));
-    const distinct = columns.map((values) => new Set(pairValues(values.base, values.head).differences).size);
+    if (this.started.length === 0) return metrics.map((metric, index) => gradedTest(metric, pairs[index], plain2));
+    const distinct = pairs.map((pair2) => distinctInSample(pair2.differences));
     const intervals = [...metrics.keys()].sort((a, b) => distinct[b] - distinct[a] || a - b);
     const jobs = [
       ...intervals.map((index) => ({ index, half: "interval" })),
@@ -77233,10 +77235,10 @@ var Helpers = class {
       jobs.length,
       this.started,
       1,
-      (job) => gradedHalf(jobs[job].half, metrics[jobs[job].index], columns[jobs[job].index], plain2),
+      (job) => gradedHalf(jobs[job].half, metrics[jobs[job].index], pairs[jobs[job].index], plain2),
       async (helper, job) => {
         const { index, half } = jobs[job];
-        const reply = await helper.ask({ kind: "graded", half, metric: metrics[index], values: columns[index], config: plain2 });
+        const reply = await helper.ask({ kind: "graded", half, metric: metrics[index], pair: pairs[index], config: plain2 });
         if (reply.ok && "half" in reply) return reply.half;
         throw new Error("message" in reply ? reply.message : `the reader thread could not test ${metrics[index]}`);
       }
@@ -77247,7 +77249,7 @@ var Helpers = class {
       if (half === "interval") interval[index] = results[job];
       else randomization[index] = results[job];
     });
-    return metrics.map((metric, index) => gradedTest(metric, columns[index], plain2, interval[index], randomization[index]));
+    return metrics.map((metric, index) => gradedTest(metric, pairs[index], plain2, interval[index], randomization[index]));
   }
   async close() {
     const started = this.started;
@@ -77437,7 +77439,7 @@ async function readAndCompare(files, config2, helpers, options) {
   const gold = await settleGold(files, baseDevelopment.outcomes, headDevelopment.outcomes, config2.eval, options.approveGold);
   const names = { base: files.base.join(", "), head: files.head.join(", ") };
   const inputs = gradedInputs(gold.base, gold.head, config2, names, golden);
-  const tests = helpers.gradedTests(inputs.metrics, inputs.columns, config2);
+  const tests = helpers.gradedTests(inputs.metrics, inputs.pairs, config2);
   const headSummary = summarizeRun(gold.head, config2.eval);
   const graded = { inputs, tests: await tests };
   const settled = compareRuns(gold.base, gold.head, headSummary, config2, names, {

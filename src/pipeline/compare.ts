@@ -121,7 +121,7 @@ async function readAndCompare(
   // The graded tests, shared with the threads that read the runs when there were several; this thread summarises
   // the head between its jobs, while waiting for theirs.
   const inputs = gradedInputs(gold.base, gold.head, config, names, golden);
-  const tests = helpers.gradedTests(inputs.metrics, inputs.columns, config);
+  const tests = helpers.gradedTests(inputs.metrics, inputs.pairs, config);
   const headSummary = summarizeRun(gold.head, config.eval);
   const graded = { inputs, tests: await tests };
   const settled = compareRuns(gold.base, gold.head, headSummary, config, names, {

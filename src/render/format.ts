@@ -1,5 +1,5 @@
-import { grouped } from '../core/grouped.js';
 /** Number formats shared by the terminal report and the PR comment. */
+import { grouped } from '../core/grouped.js';
 
 /** A p-value to 4 decimals, or in scientific notation below 0.0001. */
 export function formatP(p: number | null | undefined): string {

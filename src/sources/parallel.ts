@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { GRADED_HALVES, type GradedHalf, gradedTest, type GradedTestConfig, type PairedColumns } from '../core/compare/compare.js';
+import { GRADED_HALVES, type GradedHalf, gradedTest, type GradedTestConfig } from '../core/compare/compare.js';
 import type { MeanInterval } from '../core/stats/mean-interval.js';
-import { pairValues } from '../core/stats/paired.js';
+import type { PairedValues } from '../core/stats/paired.js';
 import type { RandomizationResult } from '../core/stats/randomization.js';
 import type { RandomizationTest } from '../core/compare/types.js';
 import { formatCorrectnessRule, parseCorrectnessRule } from '../core/measures/generation/correctness.js';
@@ -45,7 +45,7 @@ interface Task extends PartTask {
 }
 
 /** What a worker is asked: to read a part, or to test a graded metric of the comparison. */
-type Request = { kind: 'read'; task: Task } | { kind: 'graded'; half: GradedHalf; metric: string; values: PairedColumns; config: GradedTestConfig };
+type Request = { kind: 'read'; task: Task } | { kind: 'graded'; half: GradedHalf; metric: string; pair: PairedValues; config: GradedTestConfig };
 
 /** A worker's answer: the part or the test, or that the part holds bad input (the run is then read again here, for the messages), or a failure. */
 type Reply = { ok: true; read: PartRead } | { ok: true; half: GradedHalfResult } | { ok: false; badInput: true } | { ok: false; message: string };
@@ -57,8 +57,15 @@ type Answered = { readonly id: number; readonly reply: Reply };
 type GradedHalfResult = ReturnType<(typeof GRADED_HALVES)[GradedHalf]>;
 
 /** A half of a graded metric's test, computed on this thread. */
-const gradedHalf = (half: GradedHalf, metric: string, values: PairedColumns, config: GradedTestConfig): GradedHalfResult =>
-  half === 'interval' ? GRADED_HALVES.interval(metric, values) : GRADED_HALVES.randomization(metric, values, config);
+const gradedHalf = (half: GradedHalf, metric: string, pair: PairedValues, config: GradedTestConfig): GradedHalfResult =>
+  half === 'interval' ? GRADED_HALVES.interval(metric, pair) : GRADED_HALVES.randomization(metric, pair, config);
+
+/** Distinct values among the first of `differences`: enough to tell a judge's score of three decimals from a 0/1 outcome. */
+const DISTINCT_SAMPLE = 1000;
+
+function distinctInSample(differences: Float64Array): number {
+  return new Set(differences.subarray(0, DISTINCT_SAMPLE)).size;
+}
 
 const TAG = 'rag-gate:read-outcomes';
 
@@ -108,7 +115,7 @@ export function serveReader(): void {
     if (request.kind === 'graded') {
       let reply: Reply;
       try {
-        reply = { ok: true, half: gradedHalf(request.half, request.metric, request.values, request.config) };
+        reply = { ok: true, half: gradedHalf(request.half, request.metric, request.pair, request.config) };
       } catch (error) {
         reply = failure(error);
       }
@@ -225,10 +232,10 @@ export class Helpers {
    * costs more than all the retrieval metrics together), and the costliest job started last would keep the
    * others waiting.
    */
-  async gradedTests(metrics: readonly string[], columns: readonly PairedColumns[], config: GradedTestConfig): Promise<(RandomizationTest | null)[]> {
+  async gradedTests(metrics: readonly string[], pairs: readonly PairedValues[], config: GradedTestConfig): Promise<(RandomizationTest | null)[]> {
     const plain: GradedTestConfig = { permutations: config.permutations, alpha: config.alpha, extraTests: config.extraTests };
-    if (this.started.length === 0) return metrics.map((metric, index) => gradedTest(metric, columns[index]!, plain));
-    const distinct = columns.map((values) => new Set(pairValues(values.base, values.head).differences).size);
+    if (this.started.length === 0) return metrics.map((metric, index) => gradedTest(metric, pairs[index]!, plain));
+    const distinct = pairs.map((pair) => distinctInSample(pair.differences));
     const intervals = [...metrics.keys()].sort((a, b) => distinct[b]! - distinct[a]! || a - b);
     const jobs = [
       ...intervals.map((index) => ({ index, half: 'interval' as const })),
@@ -239,10 +246,10 @@ export class Helpers {
       jobs.length,
       this.started,
       1,
-      (job) => gradedHalf(jobs[job]!.half, metrics[jobs[job]!.index]!, columns[jobs[job]!.index]!, plain),
+      (job) => gradedHalf(jobs[job]!.half, metrics[jobs[job]!.index]!, pairs[jobs[job]!.index]!, plain),
       async (helper, job) => {
         const { index, half } = jobs[job]!;
-        const reply = await helper.ask({ kind: 'graded', half, metric: metrics[index]!, values: columns[index]!, config: plain });
+        const reply = await helper.ask({ kind: 'graded', half, metric: metrics[index]!, pair: pairs[index]!, config: plain });
         if (reply.ok && 'half' in reply) return reply.half;
         throw new Error('message' in reply ? reply.message : `the reader thread could not test ${metrics[index]}`);
       },
@@ -253,7 +260,7 @@ export class Helpers {
       if (half === 'interval') interval[index] = results[job] as MeanInterval | null;
       else randomization[index] = results[job] as RandomizationResult | null;
     });
-    return metrics.map((metric, index) => gradedTest(metric, columns[index]!, plain, interval[index]!, randomization[index]!));
+    return metrics.map((metric, index) => gradedTest(metric, pairs[index]!, plain, interval[index]!, randomization[index]!));
   }
 
   async close(): Promise<void> {

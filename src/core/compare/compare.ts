@@ -11,7 +11,7 @@ import { holmAdjust } from '../stats/holm.js';
 import { mcnemar } from '../stats/mcnemar.js';
 import { type MeanInterval, meanIntervals, pairedRateInterval } from '../stats/mean-interval.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
-import { pairValues } from '../stats/paired.js';
+import { type PairedValues, pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest, type RandomizationResult } from '../stats/randomization.js';
 import { type GateName, GATED_TESTS, type GatedTest, gatedTest, gateMetric, isScoreGate, isUsageGate, usageGate, usageGateOf } from '../catalog/gates.js';
 import { USAGE_MEASURES } from '../catalog/metrics.js';
@@ -46,7 +46,7 @@ function neededBeyond(needed: number, paired: number): number | null {
   return Number.isFinite(needed) && needed > paired ? needed : null;
 }
 
-export interface PairedColumns {
+interface PairedColumns {
   readonly base: Float64Array;
   readonly head: Float64Array;
 }
@@ -267,14 +267,9 @@ export type GradedTestConfig = Pick<CompareConfig, 'permutations' | 'alpha' | 'e
  * metric's name): each is the same whichever thread computes it, in any order. Null when no pair carries the metric.
  */
 export const GRADED_HALVES = {
-  interval: (_metric: string, values: PairedColumns): MeanInterval | null => {
-    const { n, differences } = pairValues(values.base, values.head);
-    return n === 0 ? null : meanIntervals([differences])[0]!;
-  },
-  randomization: (metric: string, values: PairedColumns, config: GradedTestConfig): RandomizationResult | null => {
-    const pair = pairValues(values.base, values.head);
-    return pair.n === 0 ? null : pairedRandomizationTest(pair, { permutations: config.permutations, seed: metric, alpha: config.alpha });
-  },
+  interval: (_metric: string, pair: PairedValues): MeanInterval | null => (pair.n === 0 ? null : meanIntervals([pair.differences])[0]!),
+  randomization: (metric: string, pair: PairedValues, config: GradedTestConfig): RandomizationResult | null =>
+    pair.n === 0 ? null : pairedRandomizationTest(pair, { permutations: config.permutations, seed: metric, alpha: config.alpha }),
 } as const;
 
 export type GradedHalf = keyof typeof GRADED_HALVES;
@@ -285,13 +280,13 @@ export type GradedHalf = keyof typeof GRADED_HALVES;
  */
 export function gradedTest(
   metric: string,
-  values: PairedColumns,
+  pair: PairedValues,
   config: GradedTestConfig,
-  interval = GRADED_HALVES.interval(metric, values),
-  randomization = GRADED_HALVES.randomization(metric, values, config),
+  interval = GRADED_HALVES.interval(metric, pair),
+  randomization = GRADED_HALVES.randomization(metric, pair, config),
 ): RandomizationTest | null {
   if (interval === null || randomization === null) return null;
-  const { n, meanBase, meanHead, differences } = pairValues(values.base, values.head);
+  const { n, meanBase, meanHead, differences } = pair;
   const { delta, pValue, permutations, monteCarloSE, tailBound } = randomization;
   let squares = 0;
   for (let i = 0; i < n; i++) squares += (differences[i]! - delta) ** 2;
@@ -335,7 +330,7 @@ function scoreMetrics(baseRun: QuestionOutcomes, headRun: QuestionOutcomes): { b
 export interface GradedInputs {
   readonly pairing: Pairing;
   readonly metrics: readonly string[];
-  readonly columns: readonly PairedColumns[];
+  readonly pairs: readonly PairedValues[];
 }
 
 /**
@@ -351,7 +346,11 @@ export function gradedInputs(
 ): GradedInputs {
   const pairing = pairQuestions(baseRun, headRun, files, { missing: config.missing, golden });
   const metrics = [...config.gradedMetrics, ...scoreMetrics(baseRun, headRun).graded];
-  return { pairing, metrics, columns: metrics.map((metric) => paired(baseRun, headRun, pairing, metric)) };
+  const pairs = metrics.map((metric) => {
+    const { base, head } = paired(baseRun, headRun, pairing, metric);
+    return pairValues(base, head);
+  });
+  return { pairing, metrics, pairs };
 }
 
 /**
@@ -468,7 +467,7 @@ export function compareRuns(
   // Every score either run carries gets its paired test: McNemar when true/false in both runs, else randomization.
   const binaryScores = scoreMetrics(baseRun, headRun).binary;
   const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, tested(metric, gated.has(metric))));
-  const graded = options.graded?.tests ?? inputs.metrics.map((metric, index) => gradedTest(metric, inputs.columns[index]!, config));
+  const graded = options.graded?.tests ?? inputs.metrics.map((metric, index) => gradedTest(metric, inputs.pairs[index]!, config));
   if (graded.length !== inputs.metrics.length) throw new Error(`compareRuns: ${graded.length} graded tests given for ${inputs.metrics.length} metrics`);
   const usage = usageTests(baseRun, headRun, pairing, config);
   const testsBeforeGate = adjustGatedTests(
