@@ -83316,12 +83316,23 @@ ${error2.message}
 }
 
 // src/cli.ts
+function stopAtClosedPipe(stream) {
+  stream.on("error", (error2) => {
+    if (error2.code !== "EPIPE") throw error2;
+    stream.destroy();
+  });
+}
+function writeOpen(stream, text4) {
+  if (!stream.destroyed) stream.write(text4);
+}
 if (isReaderThread()) {
   void serveReader();
 } else {
+  stopAtClosedPipe(process.stdout);
+  stopAtClosedPipe(process.stderr);
   void main(process.argv.slice(2), {
-    stdout: (text4) => process.stdout.write(text4),
-    stderr: (text4) => process.stderr.write(text4),
+    stdout: (text4) => writeOpen(process.stdout, text4),
+    stderr: (text4) => writeOpen(process.stderr, text4),
     readerEntry: new URL(RAG_GATE_ENTRY_URL)
   }).then((code3) => {
     process.exitCode = code3;
