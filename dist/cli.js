@@ -68235,8 +68235,13 @@ function spreadsOf(values, questionOf, size, scale) {
   });
   return Float64Array.from(n, (runs, question) => runs < 2 ? NaN : Math.max(0, (squares[question] - sums[question] ** 2 / runs) / (runs - 1)));
 }
+var NAN_COLUMNS = /* @__PURE__ */ new WeakMap();
 function column(outcomes, name) {
-  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+  const values = outcomes.columns.get(name);
+  if (values !== void 0) return values;
+  let nan2 = NAN_COLUMNS.get(outcomes);
+  if (nan2 === void 0) NAN_COLUMNS.set(outcomes, nan2 = new Float64Array(outcomes.size).fill(NaN));
+  return nan2;
 }
 function repeatCount(outcomes, name) {
   const counts = outcomes.repeats?.counts.get(name);
@@ -68265,6 +68270,7 @@ function withRowsOf(run, replacement) {
   return { ...run, goldKeys, goldFound, columns, ...repeats === void 0 ? {} : { repeats } };
 }
 function withoutQuestions(run, ids2) {
+  if (ids2.size === 0) return { outcomes: run, leftOut: [] };
   const kept = [];
   const leftOut = [];
   run.ids.forEach((id2, row) => ids2.has(id2) ? leftOut.push(id2) : kept.push(row));
@@ -69678,16 +69684,15 @@ function blockedMetrics(statuses) {
 // src/core/compare/pairing.ts
 init_entry_url();
 function pairQuestions(base, head, files, rules) {
-  const baseRowOf = /* @__PURE__ */ new Map();
-  base.ids.forEach((id2, row) => baseRowOf.set(id2, row));
+  const baseRowOf = rowsIn(head.ids, base.ids);
   const baseRows = [];
   const headRows = [];
   const added = [];
   const labelsChanged = [];
   const inHead = new Uint8Array(base.ids.length);
   head.ids.forEach((id2, headRow) => {
-    const baseRow = baseRowOf.get(id2);
-    if (baseRow === void 0) {
+    const baseRow = baseRowOf[headRow];
+    if (baseRow < 0) {
       added.push(id2);
       return;
     }
@@ -69725,6 +69730,20 @@ function gather(column2, rows) {
   const out = new Float64Array(rows.length);
   for (let i = 0; i < rows.length; i++) out[i] = column2[rows[i]];
   return out;
+}
+function rowsIn(ids2, other) {
+  const rows = new Int32Array(ids2.length).fill(-1);
+  const shared = Math.min(ids2.length, other.length);
+  let aligned = 0;
+  while (aligned < shared && ids2[aligned] === other[aligned]) {
+    rows[aligned] = aligned;
+    aligned++;
+  }
+  if (aligned === ids2.length) return rows;
+  const rowOf = /* @__PURE__ */ new Map();
+  for (let row = aligned; row < other.length; row++) rowOf.set(other[row], row);
+  for (let row = aligned; row < ids2.length; row++) rows[row] = rowOf.get(ids2[row]) ?? -1;
+  return rows;
 }
 
 // src/core/compare/compare.ts
@@ -77346,14 +77365,16 @@ function sameGatedOutcomes(a, rowA, b, rowB) {
 }
 var only = (run, ids2) => withoutQuestions(run, new Set(run.ids.filter((id2) => !ids2.has(id2)))).outcomes;
 async function settleGold(files, base, head, config2, approve) {
-  const headRowOf = new Map(head.ids.map((id2, row) => [id2, row]));
+  const headRowOfBase = rowsIn(base.ids, head.ids);
   const baseRowOf = /* @__PURE__ */ new Map();
+  const headRowOf = /* @__PURE__ */ new Map();
   const headLabels = /* @__PURE__ */ new Map();
   const baseLabels = /* @__PURE__ */ new Map();
   base.ids.forEach((id2, row) => {
-    const headRow = headRowOf.get(id2);
-    if (headRow === void 0 || head.goldKeys[headRow] === base.goldKeys[row]) return;
+    const headRow = headRowOfBase[row];
+    if (headRow < 0 || head.goldKeys[headRow] === base.goldKeys[row]) return;
     baseRowOf.set(id2, row);
+    headRowOf.set(id2, headRow);
     headLabels.set(id2, { key: head.goldKeys[headRow], labels: goldLabelsOf(head.goldKeys[headRow]) });
     baseLabels.set(id2, { key: base.goldKeys[row], labels: goldLabelsOf(base.goldKeys[row]) });
   });

@@ -48492,8 +48492,13 @@ function spreadsOf(values, questionOf, size, scale) {
   });
   return Float64Array.from(n, (runs, question) => runs < 2 ? NaN : Math.max(0, (squares[question] - sums[question] ** 2 / runs) / (runs - 1)));
 }
+var NAN_COLUMNS = /* @__PURE__ */ new WeakMap();
 function column(outcomes, name) {
-  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+  const values = outcomes.columns.get(name);
+  if (values !== void 0) return values;
+  let nan2 = NAN_COLUMNS.get(outcomes);
+  if (nan2 === void 0) NAN_COLUMNS.set(outcomes, nan2 = new Float64Array(outcomes.size).fill(NaN));
+  return nan2;
 }
 function repeatCount(outcomes, name) {
   const counts = outcomes.repeats?.counts.get(name);
@@ -48522,6 +48527,7 @@ function withRowsOf(run3, replacement) {
   return { ...run3, goldKeys, goldFound, columns, ...repeats === void 0 ? {} : { repeats } };
 }
 function withoutQuestions(run3, ids2) {
+  if (ids2.size === 0) return { outcomes: run3, leftOut: [] };
   const kept = [];
   const leftOut = [];
   run3.ids.forEach((id, row) => ids2.has(id) ? leftOut.push(id) : kept.push(row));
@@ -62324,16 +62330,15 @@ function blockedMetrics(statuses) {
 // src/core/compare/pairing.ts
 init_entry_url();
 function pairQuestions(base, head, files, rules) {
-  const baseRowOf = /* @__PURE__ */ new Map();
-  base.ids.forEach((id, row) => baseRowOf.set(id, row));
+  const baseRowOf = rowsIn(head.ids, base.ids);
   const baseRows = [];
   const headRows = [];
   const added = [];
   const labelsChanged = [];
   const inHead = new Uint8Array(base.ids.length);
   head.ids.forEach((id, headRow) => {
-    const baseRow = baseRowOf.get(id);
-    if (baseRow === void 0) {
+    const baseRow = baseRowOf[headRow];
+    if (baseRow < 0) {
       added.push(id);
       return;
     }
@@ -62371,6 +62376,20 @@ function gather2(column2, rows) {
   const out = new Float64Array(rows.length);
   for (let i = 0; i < rows.length; i++) out[i] = column2[rows[i]];
   return out;
+}
+function rowsIn(ids2, other) {
+  const rows = new Int32Array(ids2.length).fill(-1);
+  const shared = Math.min(ids2.length, other.length);
+  let aligned = 0;
+  while (aligned < shared && ids2[aligned] === other[aligned]) {
+    rows[aligned] = aligned;
+    aligned++;
+  }
+  if (aligned === ids2.length) return rows;
+  const rowOf = /* @__PURE__ */ new Map();
+  for (let row = aligned; row < other.length; row++) rowOf.set(other[row], row);
+  for (let row = aligned; row < ids2.length; row++) rows[row] = rowOf.get(ids2[row]) ?? -1;
+  return rows;
 }
 
 // src/core/compare/compare.ts
@@ -76043,14 +76062,16 @@ function sameGatedOutcomes(a, rowA, b, rowB) {
 }
 var only = (run3, ids2) => withoutQuestions(run3, new Set(run3.ids.filter((id) => !ids2.has(id)))).outcomes;
 async function settleGold(files, base, head, config2, approve) {
-  const headRowOf = new Map(head.ids.map((id, row) => [id, row]));
+  const headRowOfBase = rowsIn(base.ids, head.ids);
   const baseRowOf = /* @__PURE__ */ new Map();
+  const headRowOf = /* @__PURE__ */ new Map();
   const headLabels = /* @__PURE__ */ new Map();
   const baseLabels = /* @__PURE__ */ new Map();
   base.ids.forEach((id, row) => {
-    const headRow = headRowOf.get(id);
-    if (headRow === void 0 || head.goldKeys[headRow] === base.goldKeys[row]) return;
+    const headRow = headRowOfBase[row];
+    if (headRow < 0 || head.goldKeys[headRow] === base.goldKeys[row]) return;
     baseRowOf.set(id, row);
+    headRowOf.set(id, headRow);
     headLabels.set(id, { key: head.goldKeys[headRow], labels: goldLabelsOf(head.goldKeys[headRow]) });
     baseLabels.set(id, { key: base.goldKeys[row], labels: goldLabelsOf(base.goldKeys[row]) });
   });

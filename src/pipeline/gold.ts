@@ -1,5 +1,6 @@
 import { GATED_TESTS } from '../core/catalog/gates.js';
 import type { GoldChange, NotRescorable } from '../core/compare/types.js';
+import { rowsIn } from '../core/compare/pairing.js';
 import { column, type GoldLabels, goldLabelsOf, type QuestionOutcomes, withoutQuestions, withRowsOf } from '../core/scoring/outcomes.js';
 import type { EvalConfig } from '../core/scoring/score.js';
 import { rescoreUnderHeadLabels } from '../sources/outcomes.js';
@@ -43,14 +44,16 @@ export async function settleGold(
   config: EvalConfig,
   approve?: GoldApproval,
 ): Promise<SettledGold> {
-  const headRowOf = new Map(head.ids.map((id, row) => [id, row]));
+  const headRowOfBase = rowsIn(base.ids, head.ids);
   const baseRowOf = new Map<string, number>();
+  const headRowOf = new Map<string, number>();
   const headLabels = new Map<string, { key: string; labels: GoldLabels }>();
   const baseLabels = new Map<string, { key: string; labels: GoldLabels }>();
   base.ids.forEach((id, row) => {
-    const headRow = headRowOf.get(id);
-    if (headRow === undefined || head.goldKeys[headRow] === base.goldKeys[row]) return;
+    const headRow = headRowOfBase[row]!;
+    if (headRow < 0 || head.goldKeys[headRow] === base.goldKeys[row]) return;
     baseRowOf.set(id, row);
+    headRowOf.set(id, headRow);
     headLabels.set(id, { key: head.goldKeys[headRow]!, labels: goldLabelsOf(head.goldKeys[headRow]!) });
     baseLabels.set(id, { key: base.goldKeys[row]!, labels: goldLabelsOf(base.goldKeys[row]!) });
   });

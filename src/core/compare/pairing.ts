@@ -30,17 +30,15 @@ export interface CoverageRules {
  * gold labels, since then there is nothing to compare.
  */
 export function pairQuestions(base: QuestionOutcomes, head: QuestionOutcomes, files: { base: string; head: string }, rules: CoverageRules): Pairing {
-  const baseRowOf = new Map<string, number>();
-  base.ids.forEach((id, row) => baseRowOf.set(id, row));
+  const baseRowOf = rowsIn(head.ids, base.ids);
   const baseRows: number[] = [];
   const headRows: number[] = [];
   const added: string[] = [];
   const labelsChanged: string[] = [];
-  // Base rows whose id the head holds: marked by row rather than kept as a set of ids, which would hash each again.
   const inHead = new Uint8Array(base.ids.length);
   head.ids.forEach((id, headRow) => {
-    const baseRow = baseRowOf.get(id);
-    if (baseRow === undefined) {
+    const baseRow = baseRowOf[headRow]!;
+    if (baseRow < 0) {
       added.push(id);
       return;
     }
@@ -81,4 +79,25 @@ export function gather(column: Float64Array, rows: Int32Array): Float64Array {
   const out = new Float64Array(rows.length);
   for (let i = 0; i < rows.length; i++) out[i] = column[rows[i]!]!;
   return out;
+}
+
+/**
+ * Where each of `ids` is in `other` (its row there, or −1), each list without repeats. Two runs of one golden set
+ * usually list their questions in the same order: the rows where both lists agree are matched without hashing an
+ * id (at 100,000 questions a map of ids costs a tenth of a second a lookup pass); the map holds only the rest.
+ */
+export function rowsIn(ids: readonly string[], other: readonly string[]): Int32Array {
+  const rows = new Int32Array(ids.length).fill(-1);
+  const shared = Math.min(ids.length, other.length);
+  let aligned = 0;
+  while (aligned < shared && ids[aligned] === other[aligned]) {
+    rows[aligned] = aligned;
+    aligned++;
+  }
+  if (aligned === ids.length) return rows;
+  // other[0 … aligned) are ids[0 … aligned), which no later id repeats: only the rest of `other` can match.
+  const rowOf = new Map<string, number>();
+  for (let row = aligned; row < other.length; row++) rowOf.set(other[row]!, row);
+  for (let row = aligned; row < ids.length; row++) rows[row] = rowOf.get(ids[row]!) ?? -1;
+  return rows;
 }

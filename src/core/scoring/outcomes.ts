@@ -356,9 +356,16 @@ function spreadsOf(values: Float64Array, questionOf: Int32Array, size: number, s
   return Float64Array.from(n, (runs, question) => (runs < 2 ? NaN : Math.max(0, (squares[question]! - sums[question]! ** 2 / runs) / (runs - 1))));
 }
 
-/** The column of a metric, all NaN when no question carries it. */
+/** Each run's column of NaN, shared by every metric it lacks: a summary asks for each metric of the catalog, per tag. */
+const NAN_COLUMNS = new WeakMap<QuestionOutcomes, Float64Array>();
+
+/** The column of a metric, all NaN when no question carries it; read only, as every column is. */
 export function column(outcomes: QuestionOutcomes, name: string): Float64Array {
-  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+  const values = outcomes.columns.get(name);
+  if (values !== undefined) return values;
+  let nan = NAN_COLUMNS.get(outcomes);
+  if (nan === undefined) NAN_COLUMNS.set(outcomes, (nan = new Float64Array(outcomes.size).fill(NaN)));
+  return nan;
 }
 
 /** How many repeats of each question carry `name`: 1 or 0 (NaN) in a run without repeats. */
@@ -396,6 +403,7 @@ export function withRowsOf(run: QuestionOutcomes, replacement: QuestionOutcomes)
 
 /** `run` without the questions whose id is in `ids` (the holdout, on a pull request), and the ids it left out. */
 export function withoutQuestions(run: QuestionOutcomes, ids: ReadonlySet<string>): { outcomes: QuestionOutcomes; leftOut: string[] } {
+  if (ids.size === 0) return { outcomes: run, leftOut: [] };
   const kept: number[] = [];
   const leftOut: string[] = [];
   run.ids.forEach((id, row) => (ids.has(id) ? leftOut.push(id) : kept.push(row)));
