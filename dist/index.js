@@ -62518,37 +62518,35 @@ function rateTest(metric, values, counts, config2, keep = () => true) {
   }
   const n = differences.length;
   if (n === 0) return null;
-  const delta = (sumHead - sumBase) / n;
-  const { pValue, permutations, monteCarloSE, tailBound } = signFlipPValue(differences, {
-    permutations: config2.permutations,
-    seed: metric,
-    alpha: config2.alpha
-  });
-  let squares = 0;
-  for (const d of differences) squares += (d - delta) ** 2;
-  const sd = Math.sqrt(squares / Math.max(1, n - 1));
-  const significant = pValue < config2.alpha;
+  const signFlip = signFlipPValue(differences, { permutations: config2.permutations, seed: metric, alpha: config2.alpha });
   const interval = meanIntervals([differences], { seed: metric })[0];
+  const means = { n, base: sumBase / n, head: sumHead / n, delta: (sumHead - sumBase) / n };
+  return randomizationTest(metric, means, differences, interval, signFlip, config2.alpha, {}, { broken, fixed, noise: noise.questions === 0 ? null : noise });
+}
+function randomizationTest(metric, means, differences, interval, signFlip, alpha, extra, rates) {
+  const { n, delta } = means;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (differences[i] - delta) ** 2;
+  const sd = Math.sqrt(squares / Math.max(1, n - 1));
+  const { pValue, permutations, monteCarloSE, tailBound } = signFlip;
+  const significant = pValue < alpha;
   return {
     kind: "randomization",
     metric,
     gate: null,
-    n,
-    base: sumBase / n,
-    head: sumHead / n,
-    delta,
+    ...means,
     ci: interval.ci,
     ciMethod: interval.method,
     pValue,
     permutations,
     monteCarloSE,
     tailBound,
-    extra: {},
-    rates: { broken, fixed, noise: noise.questions === 0 ? null : noise },
+    extra,
+    ...rates === void 0 ? {} : { rates },
     adjustedPValue: null,
     significant,
     gateOutcome: null,
-    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
+    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha }), n)
   };
 }
 var GRADED_HALVES = {
@@ -62558,34 +62556,19 @@ var GRADED_HALVES = {
 function gradedTest(metric, pair2, config2, interval = GRADED_HALVES.interval(metric, pair2), randomization = GRADED_HALVES.randomization(metric, pair2, config2)) {
   if (interval === null || randomization === null) return null;
   const { n, meanBase, meanHead, differences } = pair2;
-  const { delta, pValue, permutations, monteCarloSE, tailBound } = randomization;
-  let squares = 0;
-  for (let i = 0; i < n; i++) squares += (differences[i] - delta) ** 2;
-  const sd = Math.sqrt(squares / Math.max(1, n - 1));
-  const significant = pValue < config2.alpha;
-  return {
-    kind: "randomization",
-    metric,
-    gate: null,
-    n,
-    base: meanBase,
-    head: meanHead,
-    delta,
-    ci: interval.ci,
-    ciMethod: interval.method,
-    pValue,
-    permutations,
-    monteCarloSE,
-    tailBound,
-    extra: {
-      ...config2.extraTests.has("t") ? { t: pairedTTest(differences) } : {},
-      ...config2.extraTests.has("wilcoxon") ? { wilcoxon: wilcoxonSignedRank(differences) } : {}
-    },
-    adjustedPValue: null,
-    significant,
-    gateOutcome: null,
-    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
+  const extra = {
+    ...config2.extraTests.has("t") ? { t: pairedTTest(differences) } : {},
+    ...config2.extraTests.has("wilcoxon") ? { wilcoxon: wilcoxonSignedRank(differences) } : {}
   };
+  return randomizationTest(
+    metric,
+    { n, base: meanBase, head: meanHead, delta: randomization.delta },
+    differences,
+    interval,
+    randomization,
+    config2.alpha,
+    extra
+  );
 }
 function scoreMetrics(baseRun, headRun) {
   const scores = /* @__PURE__ */ new Map();

@@ -4,7 +4,7 @@ import { decompose } from '../scoring/decomposition.js';
 import { column, type QuestionOutcomes, repeatCount } from '../scoring/outcomes.js';
 import { scoreMetric, scoreNameOf } from '../catalog/scores.js';
 import { noiseDiscordance } from '../stats/noise-floor.js';
-import { signFlipPValue } from '../stats/randomization.js';
+import { type SignFlipPValue, signFlipPValue } from '../stats/randomization.js';
 import { provenanceOf, type RunProvenance, type RunSummary } from '../scoring/summary.js';
 import { pairedTTest, wilcoxonSignedRank } from '../stats/classical.js';
 import { holmAdjust } from '../stats/holm.js';
@@ -224,37 +224,49 @@ function rateTest(
   }
   const n = differences.length;
   if (n === 0) return null;
-  const delta = (sumHead - sumBase) / n;
-  const { pValue, permutations, monteCarloSE, tailBound } = signFlipPValue(differences, {
-    permutations: config.permutations,
-    seed: metric,
-    alpha: config.alpha,
-  });
-  let squares = 0;
-  for (const d of differences) squares += (d - delta) ** 2;
-  const sd = Math.sqrt(squares / Math.max(1, n - 1));
-  const significant = pValue < config.alpha;
+  const signFlip = signFlipPValue(differences, { permutations: config.permutations, seed: metric, alpha: config.alpha });
   const interval = meanIntervals([differences], { seed: metric })[0]!;
+  const means = { n, base: sumBase / n, head: sumHead / n, delta: (sumHead - sumBase) / n };
+  return randomizationTest(metric, means, differences, interval, signFlip, config.alpha, {}, { broken, fixed, noise: noise.questions === 0 ? null : noise });
+}
+
+/**
+ * A paired metric's test record from its parts: the means, the differences (for the spread that sizes the
+ * sample a non-significant difference would need), the interval of the mean difference and the sign-flip p-value.
+ */
+function randomizationTest(
+  metric: string,
+  means: { readonly n: number; readonly base: number; readonly head: number; readonly delta: number },
+  differences: ArrayLike<number>,
+  interval: MeanInterval,
+  signFlip: SignFlipPValue,
+  alpha: number,
+  extra: RandomizationTest['extra'],
+  rates?: RandomizationTest['rates'],
+): RandomizationTest {
+  const { n, delta } = means;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (differences[i]! - delta) ** 2;
+  const sd = Math.sqrt(squares / Math.max(1, n - 1));
+  const { pValue, permutations, monteCarloSE, tailBound } = signFlip;
+  const significant = pValue < alpha;
   return {
     kind: 'randomization',
     metric,
     gate: null,
-    n,
-    base: sumBase / n,
-    head: sumHead / n,
-    delta,
+    ...means,
     ci: interval.ci,
     ciMethod: interval.method,
     pValue,
     permutations,
     monteCarloSE,
     tailBound,
-    extra: {},
-    rates: { broken, fixed, noise: noise.questions === 0 ? null : noise },
+    extra,
+    ...(rates === undefined ? {} : { rates }),
     adjustedPValue: null,
     significant,
     gateOutcome: null,
-    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config.alpha }), n),
+    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha }), n),
   };
 }
 
@@ -287,34 +299,19 @@ export function gradedTest(
 ): RandomizationTest | null {
   if (interval === null || randomization === null) return null;
   const { n, meanBase, meanHead, differences } = pair;
-  const { delta, pValue, permutations, monteCarloSE, tailBound } = randomization;
-  let squares = 0;
-  for (let i = 0; i < n; i++) squares += (differences[i]! - delta) ** 2;
-  const sd = Math.sqrt(squares / Math.max(1, n - 1));
-  const significant = pValue < config.alpha;
-  return {
-    kind: 'randomization',
-    metric,
-    gate: null,
-    n,
-    base: meanBase,
-    head: meanHead,
-    delta,
-    ci: interval.ci,
-    ciMethod: interval.method,
-    pValue,
-    permutations,
-    monteCarloSE,
-    tailBound,
-    extra: {
-      ...(config.extraTests.has('t') ? { t: pairedTTest(differences) } : {}),
-      ...(config.extraTests.has('wilcoxon') ? { wilcoxon: wilcoxonSignedRank(differences) } : {}),
-    },
-    adjustedPValue: null,
-    significant,
-    gateOutcome: null,
-    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config.alpha }), n),
+  const extra = {
+    ...(config.extraTests.has('t') ? { t: pairedTTest(differences) } : {}),
+    ...(config.extraTests.has('wilcoxon') ? { wilcoxon: wilcoxonSignedRank(differences) } : {}),
   };
+  return randomizationTest(
+    metric,
+    { n, base: meanBase, head: meanHead, delta: randomization.delta },
+    differences,
+    interval,
+    randomization,
+    config.alpha,
+    extra,
+  );
 }
 
 /** The scores either run carries, as metrics: McNemar's when true/false in both runs, else graded. */
