@@ -25,6 +25,7 @@ export const SLOW_SUITES = [
   'test/core/repeats/simulation.test.ts',
   'test/frontends/cli/threads.test.ts',
   'test/frontends/cli/monitor-memory.test.ts',
+  'test/frontends/cli/monitor-embeddings-memory.test.ts',
 ];
 
 export default defineConfig({

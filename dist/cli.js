@@ -35961,12 +35961,12 @@ var require_parse2 = __commonJS({
     };
     var normalizeSimpleBranch = (branch) => {
       let value2 = branch.trim();
-      let changed = true;
-      while (changed === true) {
-        changed = false;
+      let changed2 = true;
+      while (changed2 === true) {
+        changed2 = false;
         if (/^@\([^\\()[\]{}|]+\)$/.test(value2)) {
           value2 = value2.slice(2, -1);
-          changed = true;
+          changed2 = true;
         }
       }
       if (!isPlainBranch(value2)) {
@@ -58481,21 +58481,21 @@ function visit(schema, fnOrHandlers) {
       case "object": {
         const oldShape = def.shape;
         const keys = Object.keys(oldShape);
-        let changed = false;
+        let changed2 = false;
         const newShape = {};
         for (const k of keys) {
           const mapped = run(oldShape[k]);
           if (mapped !== oldShape[k])
-            changed = true;
+            changed2 = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
           newCatchall = run(def.catchall);
           if (newCatchall !== def.catchall)
-            changed = true;
+            changed2 = true;
         }
-        return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
+        return changed2 ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
         const mapped = run(def.element);
@@ -58503,21 +58503,21 @@ function visit(schema, fnOrHandlers) {
       }
       case "tuple": {
         const oldItems = def.items;
-        let changed = false;
+        let changed2 = false;
         const newItems = [];
         for (const item of oldItems) {
           const mapped = run(item);
           if (mapped !== item)
-            changed = true;
+            changed2 = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
           newRest = run(def.rest);
           if (newRest !== def.rest)
-            changed = true;
+            changed2 = true;
         }
-        return changed ? clone(s, { ...def, items: newItems, rest: newRest }) : s;
+        return changed2 ? clone(s, { ...def, items: newItems, rest: newRest }) : s;
       }
       case "record":
       case "map": {
@@ -58531,15 +58531,15 @@ function visit(schema, fnOrHandlers) {
       }
       case "union": {
         const oldOptions = def.options;
-        let changed = false;
+        let changed2 = false;
         const newOptions = [];
         for (const opt of oldOptions) {
           const mapped = run(opt);
           if (mapped !== opt)
-            changed = true;
+            changed2 = true;
           newOptions.push(mapped);
         }
-        return changed ? clone(s, { ...def, options: newOptions }) : s;
+        return changed2 ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
         const newLeft = run(def.left);
@@ -77596,10 +77596,10 @@ var resolveSymlinksAsync = function(path, state, callback$1) {
   queue.enqueue();
   fs.realpath(path, (error2, resolvedPath) => {
     if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
-    fs.stat(resolvedPath, (error$1, stat5) => {
+    fs.stat(resolvedPath, (error$1, stat6) => {
       if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
-      callback$1(stat5, resolvedPath);
+      if (stat6.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat6, resolvedPath);
       queue.dequeue(null, state);
     });
   });
@@ -77609,9 +77609,9 @@ var resolveSymlinks = function(path, state, callback$1) {
   queue.enqueue();
   try {
     const resolvedPath = fs.realpathSync(path);
-    const stat5 = fs.statSync(resolvedPath);
-    if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
-    callback$1(stat5, resolvedPath);
+    const stat6 = fs.statSync(resolvedPath);
+    if (stat6.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
+    callback$1(stat6, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
   }
@@ -77808,8 +77808,8 @@ var Walker = class {
         this.walkDirectory(this.state, path, path, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry.isSymbolicLink()) {
         let path = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path, this.state, (stat5, resolvedPath) => {
-          if (stat5.isDirectory()) {
+        this.resolveSymlink(path, this.state, (stat6, resolvedPath) => {
+          if (stat6.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
             if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
             this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
@@ -81433,7 +81433,6 @@ var TurnColumnsBuilder = class {
   refusalsDetected = 0;
   withoutEmbedding = 0;
   firstWithoutEmbedding = [];
-  embeddings = [];
   add(turn) {
     const index = this.size++;
     let session = this.sessionIndex.get(turn.session);
@@ -81453,8 +81452,7 @@ var TurnColumnsBuilder = class {
     if (turn.embedding === void 0) {
       this.withoutEmbedding++;
       if (this.firstWithoutEmbedding.length < WITHOUT_EMBEDDING_LISTED) this.firstWithoutEmbedding.push(index);
-      this.embeddings = void 0;
-    } else this.embeddings?.push(turn.embedding);
+    }
   }
   build() {
     return {
@@ -81465,8 +81463,7 @@ var TurnColumnsBuilder = class {
       query: this.query,
       refused: this.refused.subarray(0, this.size),
       refusalsDetected: this.refusalsDetected,
-      withoutEmbedding: { count: this.withoutEmbedding, first: this.firstWithoutEmbedding },
-      embeddings: this.embeddings
+      withoutEmbedding: { count: this.withoutEmbedding, first: this.firstWithoutEmbedding }
     };
   }
 };
@@ -81820,6 +81817,7 @@ function renderMonitorMarkdown(report2, similarity, options = {}) {
 
 // src/sources/logs.ts
 init_entry_url();
+var import_promises16 = require("node:fs/promises");
 
 // src/core/monitor/log-record.ts
 init_entry_url();
@@ -81902,6 +81900,8 @@ function plainTurn(fields) {
 }
 
 // src/sources/logs.ts
+var PAIR_READ_BYTES = 8 << 20;
+var PIPE_EMBEDDING_BYTES = 64 << 20;
 function otlpValue(value2) {
   if (typeof value2 !== "object" || value2 === null) return void 0;
   const v = value2;
@@ -82006,7 +82006,7 @@ function lineTurns(file2, line, text4, nameOf, problems, spans) {
   }
   return turns;
 }
-async function readLogs(files, fieldMap2) {
+async function readLogs(files, fieldMap2, pipeEmbeddingBytes = PIPE_EMBEDDING_BYTES) {
   const problems = new ProblemCollector();
   const builder = new TurnColumnsBuilder();
   let size = 0;
@@ -82017,12 +82017,21 @@ async function readLogs(files, fieldMap2) {
   let nthOf = new Int32Array(1024);
   const spans = { withoutQuery: 0 };
   const nameOf = logFieldNamer(fieldMap2);
+  const rereadable = [];
+  let piped = /* @__PURE__ */ new Map();
+  let pipedBytes = 0;
   for (const [fileIndex, file2] of files.entries()) {
+    rereadable.push(
+      await (0, import_promises16.stat)(file2).then(
+        (status) => status.isFile(),
+        () => true
+      )
+    );
     try {
       for await (const { text: text4, line, notUtf8, offset, byteLength } of readLines(file2, problems)) {
         if (notUtf8) continue;
-        const turns = lineTurns(file2, line, text4, nameOf, problems, spans);
-        for (const [nth, turn] of turns.entries()) {
+        const turns2 = lineTurns(file2, line, text4, nameOf, problems, spans);
+        for (const [nth, turn] of turns2.entries()) {
           builder.add(turn);
           const index = size++;
           fileOf = grownInt32(fileOf, size);
@@ -82035,6 +82044,11 @@ async function readLogs(files, fieldMap2) {
           offsetOf[index] = offset;
           lengthOf[index] = byteLength;
           nthOf[index] = nth;
+          if (!rereadable[fileIndex] && turn.embedding !== void 0 && piped !== void 0) {
+            pipedBytes += 8 * turn.embedding.length;
+            if (pipedBytes <= pipeEmbeddingBytes) piped.set(index, turn.embedding);
+            else piped = void 0;
+          }
         }
       }
     } catch (error2) {
@@ -82050,16 +82064,66 @@ async function readLogs(files, fieldMap2) {
     line: lineOf.subarray(0, size),
     offset: offsetOf.subarray(0, size),
     byteLength: lengthOf.subarray(0, size),
-    nth: nthOf.subarray(0, size)
+    nth: nthOf.subarray(0, size),
+    rereadable
   };
+  const turns = builder.build();
+  const check3 = (index, turn) => turn.query === turns.query[index];
   return {
-    turns: builder.build(),
+    turns,
     location: (index) => ({ file: files[fileOf[index]], line: lineOf[index] }),
-    turnsAt: (indexes) => readTurnsAt(places, fieldMap2, indexes),
+    turnsAt: (indexes) => readTurnsAt(places, fieldMap2, indexes, check3),
+    pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) => pairEmbeddings(places, piped ?? pipeEmbeddingBytes, (indexes) => readTurnsAt(places, fieldMap2, indexes, check3), pairs, budgetBytes),
     spansWithoutQuery: spans.withoutQuery
   };
 }
-async function readTurnsAt(places, fieldMap2, indexes) {
+async function* pairEmbeddings(places, piped, turnsAt, pairs, budgetBytes) {
+  const reread = (index) => places.rereadable[places.file[index]];
+  if (typeof piped === "number") {
+    const pair2 = pairs.find(({ first, next }) => !reread(first) || !reread(next));
+    if (pair2 !== void 0)
+      throw InputError.single({
+        file: places.files[places.file[reread(pair2.first) ? pair2.next : pair2.first]],
+        message: `is not a regular file (a pipe?), so its turns cannot be read again, and their embeddings are more than ${Math.ceil(piped / (1 << 20))} MiB to keep: write the log to a file and monitor that, or set similarity to lexical`
+      });
+  }
+  const lines = /* @__PURE__ */ new Set();
+  const wanted = [];
+  for (let start = 0; start < pairs.length; ) {
+    lines.clear();
+    wanted.length = 0;
+    let bytes = 0;
+    let end = start;
+    for (; end < pairs.length; end++) {
+      const { first, next } = pairs[end];
+      const firstLine = reread(first) ? first - places.nth[first] : -1;
+      const nextLine = reread(next) ? next - places.nth[next] : -1;
+      let added = 0;
+      if (firstLine >= 0 && !lines.has(firstLine)) added += places.byteLength[first];
+      if (nextLine >= 0 && nextLine !== firstLine && !lines.has(nextLine)) added += places.byteLength[next];
+      if (end > start && bytes + added > budgetBytes) break;
+      bytes += added;
+      if (firstLine >= 0) {
+        lines.add(firstLine);
+        wanted.push(first);
+      }
+      if (nextLine >= 0) {
+        lines.add(nextLine);
+        wanted.push(next);
+      }
+    }
+    const turns = await turnsAt(wanted);
+    const embedding = (index) => {
+      const kept = reread(index) ? turns.get(index)?.embedding : piped.get(index);
+      if (kept === void 0) throw changed(places.files[places.file[index]]);
+      return kept;
+    };
+    yield { start, end, embedding };
+    start = end;
+  }
+}
+var changed = (file2) => InputError.single({ file: file2, message: "is not what it was when it was first read; was it changed meanwhile?" });
+async function readTurnsAt(places, fieldMap2, indexes, check3) {
   const wanted = [...new Set(indexes)].sort((a, b) => places.file[a] - places.file[b] || places.offset[a] - places.offset[b] || a - b);
   const turns = /* @__PURE__ */ new Map();
   const nameOf = logFieldNamer(fieldMap2);
@@ -82069,12 +82133,13 @@ async function readTurnsAt(places, fieldMap2, indexes) {
     let last = first;
     while (last + 1 < wanted.length && places.file[wanted[last + 1]] === fileIndex) last++;
     const ofFile = wanted.slice(first, last + 1);
+    if (!places.rereadable[fileIndex])
+      throw InputError.single({ file: file2, message: "is not a regular file (a pipe?), so its turns cannot be read again: write the log to a file first" });
     const lines = [];
     for (const index of ofFile) {
       const offset = places.offset[index];
       if (lines.at(-1)?.offset !== offset) lines.push({ line: places.line[index], offset, byteLength: places.byteLength[index] });
     }
-    const changed = () => new Error(`${file2} is not what it was when it was first read; was it changed meanwhile?`);
     const problems = new ProblemCollector();
     const byOffset = /* @__PURE__ */ new Map();
     try {
@@ -82084,10 +82149,10 @@ async function readTurnsAt(places, fieldMap2, indexes) {
     } catch (error2) {
       throw readFailure(file2, error2);
     }
-    if (problems.count > 0) throw changed();
+    if (problems.count > 0) throw changed(file2);
     for (const index of ofFile) {
       const turn = byOffset.get(places.offset[index])?.[places.nth[index]];
-      if (turn === void 0) throw changed();
+      if (turn === void 0 || !check3(index, turn)) throw changed(file2);
       turns.set(index, turn);
     }
     first = last + 1;
@@ -82102,25 +82167,30 @@ async function logFiles(settings, origins) {
   return [...new Set((await Promise.all(settings.logs.map((pattern) => resultFiles(pattern, "logs", origins.logs)))).flat())];
 }
 var located = (location, message) => ({ ...location, field: "embedding", message });
-function logEmbeddingCosines(read, pairs) {
-  const { withoutEmbedding, embeddings } = read.turns;
+async function logEmbeddingCosines(read, pairs, budgetBytes) {
+  const { withoutEmbedding } = read.turns;
   if (withoutEmbedding.count > 0)
     throw new InputError(
       withoutEmbedding.first.map((index) => located(read.location(index), "is required with similarity embeddings")),
       withoutEmbedding.count
     );
-  return pairs.map(({ first, next }) => {
-    const a = embeddings[first];
-    const b = embeddings[next];
-    if (a.length !== b.length)
-      throw InputError.single(
-        located(read.location(next), `has ${b.length} dimensions, but the session's previous turn (line ${read.location(first).line}) has ${a.length}`)
-      );
-    const value2 = cosine(a, b);
-    if (!Number.isFinite(value2))
-      throw InputError.single(located(read.location(Number.isFinite(cosine(a, a)) ? next : first), "is all zeros: it has no direction"));
-    return value2;
-  });
+  const cosines = [];
+  for await (const { start, end, embedding } of read.pairEmbeddings(pairs, budgetBytes)) {
+    for (let k = start; k < end; k++) {
+      const { first, next } = pairs[k];
+      const a = embedding(first);
+      const b = embedding(next);
+      if (a.length !== b.length)
+        throw InputError.single(
+          located(read.location(next), `has ${b.length} dimensions, but the session's previous turn (line ${read.location(first).line}) has ${a.length}`)
+        );
+      const value2 = cosine(a, b);
+      if (!Number.isFinite(value2))
+        throw InputError.single(located(read.location(Number.isFinite(cosine(a, a)) ? next : first), "is all zeros: it has no direction"));
+      cosines.push(value2);
+    }
+  }
+  return cosines;
 }
 async function monitorLogs(settings, origins, env) {
   const files = await logFiles(settings, origins);
@@ -82130,7 +82200,7 @@ async function monitorLogs(settings, origins, env) {
   const query = (index) => read.turns.query[index];
   let similarities;
   if (measure === "lexical") similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
-  else if (measure === "embeddings") similarities = logEmbeddingCosines(read, pairs);
+  else if (measure === "embeddings") similarities = await logEmbeddingCosines(read, pairs);
   else
     similarities = await createJudgeClient(judgeSettings(settings, settings["embedding-model"]), env).cosinesOfPairs(
       REPHRASE_EMBEDDINGS_VERSION,

@@ -16161,12 +16161,12 @@ var require_parse = __commonJS({
     };
     var normalizeSimpleBranch = (branch) => {
       let value2 = branch.trim();
-      let changed = true;
-      while (changed === true) {
-        changed = false;
+      let changed2 = true;
+      while (changed2 === true) {
+        changed2 = false;
         if (/^@\([^\\()[\]{}|]+\)$/.test(value2)) {
           value2 = value2.slice(2, -1);
-          changed = true;
+          changed2 = true;
         }
       }
       if (!isPlainBranch(value2)) {
@@ -47019,7 +47019,7 @@ function getOctokit(token, options, ...additionalPlugins) {
 
 // src/frontends/github/run.ts
 init_entry_url();
-var import_promises20 = require("node:fs/promises");
+var import_promises21 = require("node:fs/promises");
 var import_node_os5 = require("node:os");
 var import_node_path14 = require("node:path");
 
@@ -62082,21 +62082,21 @@ function visit(schema, fnOrHandlers) {
       case "object": {
         const oldShape = def.shape;
         const keys = Object.keys(oldShape);
-        let changed = false;
+        let changed2 = false;
         const newShape = {};
         for (const k of keys) {
           const mapped = run3(oldShape[k]);
           if (mapped !== oldShape[k])
-            changed = true;
+            changed2 = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
           newCatchall = run3(def.catchall);
           if (newCatchall !== def.catchall)
-            changed = true;
+            changed2 = true;
         }
-        return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
+        return changed2 ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
         const mapped = run3(def.element);
@@ -62104,21 +62104,21 @@ function visit(schema, fnOrHandlers) {
       }
       case "tuple": {
         const oldItems = def.items;
-        let changed = false;
+        let changed2 = false;
         const newItems = [];
         for (const item of oldItems) {
           const mapped = run3(item);
           if (mapped !== item)
-            changed = true;
+            changed2 = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
           newRest = run3(def.rest);
           if (newRest !== def.rest)
-            changed = true;
+            changed2 = true;
         }
-        return changed ? clone(s, { ...def, items: newItems, rest: newRest }) : s;
+        return changed2 ? clone(s, { ...def, items: newItems, rest: newRest }) : s;
       }
       case "record":
       case "map": {
@@ -62132,15 +62132,15 @@ function visit(schema, fnOrHandlers) {
       }
       case "union": {
         const oldOptions = def.options;
-        let changed = false;
+        let changed2 = false;
         const newOptions = [];
         for (const opt of oldOptions) {
           const mapped = run3(opt);
           if (mapped !== opt)
-            changed = true;
+            changed2 = true;
           newOptions.push(mapped);
         }
-        return changed ? clone(s, { ...def, options: newOptions }) : s;
+        return changed2 ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
         const newLeft = run3(def.left);
@@ -76285,10 +76285,10 @@ var resolveSymlinksAsync = function(path, state, callback$1) {
   queue.enqueue();
   fs3.realpath(path, (error3, resolvedPath) => {
     if (error3) return queue.dequeue(suppressErrors ? null : error3, state);
-    fs3.stat(resolvedPath, (error$1, stat5) => {
+    fs3.stat(resolvedPath, (error$1, stat6) => {
       if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
-      callback$1(stat5, resolvedPath);
+      if (stat6.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat6, resolvedPath);
       queue.dequeue(null, state);
     });
   });
@@ -76298,9 +76298,9 @@ var resolveSymlinks = function(path, state, callback$1) {
   queue.enqueue();
   try {
     const resolvedPath = fs3.realpathSync(path);
-    const stat5 = fs3.statSync(resolvedPath);
-    if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
-    callback$1(stat5, resolvedPath);
+    const stat6 = fs3.statSync(resolvedPath);
+    if (stat6.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
+    callback$1(stat6, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
   }
@@ -76497,8 +76497,8 @@ var Walker = class {
         this.walkDirectory(this.state, path, path, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry.isSymbolicLink()) {
         let path = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path, this.state, (stat5, resolvedPath) => {
-          if (stat5.isDirectory()) {
+        this.resolveSymlink(path, this.state, (stat6, resolvedPath) => {
+          if (stat6.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
             if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
             this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
@@ -83651,7 +83651,7 @@ function runJudge(runtime, settings, reportDir) {
 
 // src/frontends/github/monitor.ts
 init_entry_url();
-var import_promises18 = require("node:fs/promises");
+var import_promises19 = require("node:fs/promises");
 var import_node_os3 = require("node:os");
 var import_node_path12 = require("node:path");
 
@@ -83802,7 +83802,6 @@ var TurnColumnsBuilder = class {
   refusalsDetected = 0;
   withoutEmbedding = 0;
   firstWithoutEmbedding = [];
-  embeddings = [];
   add(turn) {
     const index = this.size++;
     let session = this.sessionIndex.get(turn.session);
@@ -83822,8 +83821,7 @@ var TurnColumnsBuilder = class {
     if (turn.embedding === void 0) {
       this.withoutEmbedding++;
       if (this.firstWithoutEmbedding.length < WITHOUT_EMBEDDING_LISTED) this.firstWithoutEmbedding.push(index);
-      this.embeddings = void 0;
-    } else this.embeddings?.push(turn.embedding);
+    }
   }
   build() {
     return {
@@ -83834,8 +83832,7 @@ var TurnColumnsBuilder = class {
       query: this.query,
       refused: this.refused.subarray(0, this.size),
       refusalsDetected: this.refusalsDetected,
-      withoutEmbedding: { count: this.withoutEmbedding, first: this.firstWithoutEmbedding },
-      embeddings: this.embeddings
+      withoutEmbedding: { count: this.withoutEmbedding, first: this.firstWithoutEmbedding }
     };
   }
 };
@@ -84155,6 +84152,7 @@ function renderMonitorMarkdown(report2, similarity, options = {}) {
 
 // src/sources/logs.ts
 init_entry_url();
+var import_promises18 = require("node:fs/promises");
 
 // src/core/monitor/log-record.ts
 init_entry_url();
@@ -84237,6 +84235,8 @@ function plainTurn(fields) {
 }
 
 // src/sources/logs.ts
+var PAIR_READ_BYTES = 8 << 20;
+var PIPE_EMBEDDING_BYTES = 64 << 20;
 function otlpValue(value2) {
   if (typeof value2 !== "object" || value2 === null) return void 0;
   const v = value2;
@@ -84341,7 +84341,7 @@ function lineTurns(file2, line, text4, nameOf, problems, spans) {
   }
   return turns;
 }
-async function readLogs(files, fieldMap) {
+async function readLogs(files, fieldMap, pipeEmbeddingBytes = PIPE_EMBEDDING_BYTES) {
   const problems = new ProblemCollector();
   const builder = new TurnColumnsBuilder();
   let size = 0;
@@ -84352,12 +84352,21 @@ async function readLogs(files, fieldMap) {
   let nthOf = new Int32Array(1024);
   const spans = { withoutQuery: 0 };
   const nameOf = logFieldNamer(fieldMap);
+  const rereadable = [];
+  let piped = /* @__PURE__ */ new Map();
+  let pipedBytes = 0;
   for (const [fileIndex, file2] of files.entries()) {
+    rereadable.push(
+      await (0, import_promises18.stat)(file2).then(
+        (status) => status.isFile(),
+        () => true
+      )
+    );
     try {
       for await (const { text: text4, line, notUtf8, offset, byteLength } of readLines(file2, problems)) {
         if (notUtf8) continue;
-        const turns = lineTurns(file2, line, text4, nameOf, problems, spans);
-        for (const [nth, turn] of turns.entries()) {
+        const turns2 = lineTurns(file2, line, text4, nameOf, problems, spans);
+        for (const [nth, turn] of turns2.entries()) {
           builder.add(turn);
           const index = size++;
           fileOf = grownInt32(fileOf, size);
@@ -84370,6 +84379,11 @@ async function readLogs(files, fieldMap) {
           offsetOf[index] = offset;
           lengthOf[index] = byteLength;
           nthOf[index] = nth;
+          if (!rereadable[fileIndex] && turn.embedding !== void 0 && piped !== void 0) {
+            pipedBytes += 8 * turn.embedding.length;
+            if (pipedBytes <= pipeEmbeddingBytes) piped.set(index, turn.embedding);
+            else piped = void 0;
+          }
         }
       }
     } catch (error3) {
@@ -84385,16 +84399,66 @@ async function readLogs(files, fieldMap) {
     line: lineOf.subarray(0, size),
     offset: offsetOf.subarray(0, size),
     byteLength: lengthOf.subarray(0, size),
-    nth: nthOf.subarray(0, size)
+    nth: nthOf.subarray(0, size),
+    rereadable
   };
+  const turns = builder.build();
+  const check3 = (index, turn) => turn.query === turns.query[index];
   return {
-    turns: builder.build(),
+    turns,
     location: (index) => ({ file: files[fileOf[index]], line: lineOf[index] }),
-    turnsAt: (indexes) => readTurnsAt(places, fieldMap, indexes),
+    turnsAt: (indexes) => readTurnsAt(places, fieldMap, indexes, check3),
+    pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) => pairEmbeddings(places, piped ?? pipeEmbeddingBytes, (indexes) => readTurnsAt(places, fieldMap, indexes, check3), pairs, budgetBytes),
     spansWithoutQuery: spans.withoutQuery
   };
 }
-async function readTurnsAt(places, fieldMap, indexes) {
+async function* pairEmbeddings(places, piped, turnsAt, pairs, budgetBytes) {
+  const reread = (index) => places.rereadable[places.file[index]];
+  if (typeof piped === "number") {
+    const pair2 = pairs.find(({ first, next }) => !reread(first) || !reread(next));
+    if (pair2 !== void 0)
+      throw InputError.single({
+        file: places.files[places.file[reread(pair2.first) ? pair2.next : pair2.first]],
+        message: `is not a regular file (a pipe?), so its turns cannot be read again, and their embeddings are more than ${Math.ceil(piped / (1 << 20))} MiB to keep: write the log to a file and monitor that, or set similarity to lexical`
+      });
+  }
+  const lines = /* @__PURE__ */ new Set();
+  const wanted = [];
+  for (let start = 0; start < pairs.length; ) {
+    lines.clear();
+    wanted.length = 0;
+    let bytes = 0;
+    let end = start;
+    for (; end < pairs.length; end++) {
+      const { first, next } = pairs[end];
+      const firstLine = reread(first) ? first - places.nth[first] : -1;
+      const nextLine = reread(next) ? next - places.nth[next] : -1;
+      let added = 0;
+      if (firstLine >= 0 && !lines.has(firstLine)) added += places.byteLength[first];
+      if (nextLine >= 0 && nextLine !== firstLine && !lines.has(nextLine)) added += places.byteLength[next];
+      if (end > start && bytes + added > budgetBytes) break;
+      bytes += added;
+      if (firstLine >= 0) {
+        lines.add(firstLine);
+        wanted.push(first);
+      }
+      if (nextLine >= 0) {
+        lines.add(nextLine);
+        wanted.push(next);
+      }
+    }
+    const turns = await turnsAt(wanted);
+    const embedding = (index) => {
+      const kept = reread(index) ? turns.get(index)?.embedding : piped.get(index);
+      if (kept === void 0) throw changed(places.files[places.file[index]]);
+      return kept;
+    };
+    yield { start, end, embedding };
+    start = end;
+  }
+}
+var changed = (file2) => InputError.single({ file: file2, message: "is not what it was when it was first read; was it changed meanwhile?" });
+async function readTurnsAt(places, fieldMap, indexes, check3) {
   const wanted = [...new Set(indexes)].sort((a, b) => places.file[a] - places.file[b] || places.offset[a] - places.offset[b] || a - b);
   const turns = /* @__PURE__ */ new Map();
   const nameOf = logFieldNamer(fieldMap);
@@ -84404,12 +84468,13 @@ async function readTurnsAt(places, fieldMap, indexes) {
     let last = first;
     while (last + 1 < wanted.length && places.file[wanted[last + 1]] === fileIndex) last++;
     const ofFile = wanted.slice(first, last + 1);
+    if (!places.rereadable[fileIndex])
+      throw InputError.single({ file: file2, message: "is not a regular file (a pipe?), so its turns cannot be read again: write the log to a file first" });
     const lines = [];
     for (const index of ofFile) {
       const offset = places.offset[index];
       if (lines.at(-1)?.offset !== offset) lines.push({ line: places.line[index], offset, byteLength: places.byteLength[index] });
     }
-    const changed = () => new Error(`${file2} is not what it was when it was first read; was it changed meanwhile?`);
     const problems = new ProblemCollector();
     const byOffset = /* @__PURE__ */ new Map();
     try {
@@ -84419,10 +84484,10 @@ async function readTurnsAt(places, fieldMap, indexes) {
     } catch (error3) {
       throw readFailure(file2, error3);
     }
-    if (problems.count > 0) throw changed();
+    if (problems.count > 0) throw changed(file2);
     for (const index of ofFile) {
       const turn = byOffset.get(places.offset[index])?.[places.nth[index]];
-      if (turn === void 0) throw changed();
+      if (turn === void 0 || !check3(index, turn)) throw changed(file2);
       turns.set(index, turn);
     }
     first = last + 1;
@@ -84437,25 +84502,30 @@ async function logFiles(settings, origins) {
   return [...new Set((await Promise.all(settings.logs.map((pattern) => resultFiles(pattern, "logs", origins.logs)))).flat())];
 }
 var located = (location, message) => ({ ...location, field: "embedding", message });
-function logEmbeddingCosines(read, pairs) {
-  const { withoutEmbedding, embeddings } = read.turns;
+async function logEmbeddingCosines(read, pairs, budgetBytes) {
+  const { withoutEmbedding } = read.turns;
   if (withoutEmbedding.count > 0)
     throw new InputError(
       withoutEmbedding.first.map((index) => located(read.location(index), "is required with similarity embeddings")),
       withoutEmbedding.count
     );
-  return pairs.map(({ first, next }) => {
-    const a = embeddings[first];
-    const b = embeddings[next];
-    if (a.length !== b.length)
-      throw InputError.single(
-        located(read.location(next), `has ${b.length} dimensions, but the session's previous turn (line ${read.location(first).line}) has ${a.length}`)
-      );
-    const value2 = cosine(a, b);
-    if (!Number.isFinite(value2))
-      throw InputError.single(located(read.location(Number.isFinite(cosine(a, a)) ? next : first), "is all zeros: it has no direction"));
-    return value2;
-  });
+  const cosines = [];
+  for await (const { start, end, embedding } of read.pairEmbeddings(pairs, budgetBytes)) {
+    for (let k = start; k < end; k++) {
+      const { first, next } = pairs[k];
+      const a = embedding(first);
+      const b = embedding(next);
+      if (a.length !== b.length)
+        throw InputError.single(
+          located(read.location(next), `has ${b.length} dimensions, but the session's previous turn (line ${read.location(first).line}) has ${a.length}`)
+        );
+      const value2 = cosine(a, b);
+      if (!Number.isFinite(value2))
+        throw InputError.single(located(read.location(Number.isFinite(cosine(a, a)) ? next : first), "is all zeros: it has no direction"));
+      cosines.push(value2);
+    }
+  }
+  return cosines;
 }
 async function monitorLogs(settings, origins, env) {
   const files = await logFiles(settings, origins);
@@ -84465,7 +84535,7 @@ async function monitorLogs(settings, origins, env) {
   const query = (index) => read.turns.query[index];
   let similarities;
   if (measure === "lexical") similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
-  else if (measure === "embeddings") similarities = logEmbeddingCosines(read, pairs);
+  else if (measure === "embeddings") similarities = await logEmbeddingCosines(read, pairs);
   else
     similarities = await createJudgeClient(judgeSettings(settings, settings["embedding-model"]), env).cosinesOfPairs(
       REPHRASE_EMBEDDINGS_VERSION,
@@ -84546,7 +84616,7 @@ async function runMonitor(runtime, api, settings, origins, runUrl2) {
   const report2 = run3.report;
   const output2 = monitorOutput(run3, settings["embedding-model"]);
   const reportDir = (0, import_node_path12.join)(env.RUNNER_TEMP || (0, import_node_os3.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises18.mkdir)(reportDir, { recursive: true });
+  await (0, import_promises19.mkdir)(reportDir, { recursive: true });
   const jsonFile = (0, import_node_path12.join)(reportDir, "report.json");
   const markdownFile = (0, import_node_path12.join)(reportDir, "monitor.md");
   const markdown = output2.markdown({ runUrl: runUrl2 });
@@ -84576,7 +84646,7 @@ async function runMonitor(runtime, api, settings, origins, runUrl2) {
 
 // src/frontends/github/release.ts
 init_entry_url();
-var import_promises19 = require("node:fs/promises");
+var import_promises20 = require("node:fs/promises");
 var import_node_path13 = require("node:path");
 var import_node_os4 = require("node:os");
 
@@ -84660,8 +84730,8 @@ async function restoreLedger(runtime, api, settings) {
   } catch (error3) {
     throw fail(errorMessage6(error3));
   }
-  await (0, import_promises19.mkdir)((0, import_node_path13.dirname)(file2), { recursive: true });
-  await (0, import_promises19.writeFile)(file2, content);
+  await (0, import_promises20.mkdir)((0, import_node_path13.dirname)(file2), { recursive: true });
+  await (0, import_promises20.writeFile)(file2, content);
   runtime.info(`holdout ledger: the artifact ${name} of run ${artifact.runId ?? "unknown"} (${artifact.createdAt})`);
 }
 async function runRelease(runtime, api, settings, origins) {
@@ -84683,7 +84753,7 @@ async function runRelease(runtime, api, settings, origins) {
   });
   for (const warning2 of look.warnings) runtime.warning(warning2);
   const reportDir = (0, import_node_path13.join)(env.RUNNER_TEMP || (0, import_node_os4.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises19.mkdir)(reportDir, { recursive: true });
+  await (0, import_promises20.mkdir)(reportDir, { recursive: true });
   const jsonFile = (0, import_node_path13.join)(reportDir, "report.json");
   const markdownFile = (0, import_node_path13.join)(reportDir, "holdout.md");
   const report2 = holdoutReport(files, look);
@@ -84789,7 +84859,7 @@ ${settingsText(logged, head)}`);
 async function compareAndReport(runtime, settings, baselineOrigin, context3) {
   const { api, event, pullRequest, gate } = context3;
   const reportDir = (0, import_node_path14.join)(runtime.env.RUNNER_TEMP || (0, import_node_os5.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises20.mkdir)(reportDir, { recursive: true });
+  await (0, import_promises21.mkdir)(reportDir, { recursive: true });
   checkHistoryName(settings.history, context3.headInputs);
   const push = await pushHistory(runtime, api, settings, event, context3.repository);
   const config2 = await comparisonConfig(settings);

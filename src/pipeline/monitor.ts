@@ -38,26 +38,35 @@ export async function logFiles(settings: Settings, origins: Readonly<Record<Sett
 
 const located = (location: LogLocation, message: string): InputProblem => ({ ...location, field: 'embedding', message });
 
-/** The log's own embeddings' cosines for each pair; every turn must carry one, pairs of one dimension. */
-function logEmbeddingCosines(read: ReadLogs, pairs: readonly CandidatePair[]): number[] {
-  const { withoutEmbedding, embeddings } = read.turns;
+/**
+ * The log's own embeddings' cosines for each pair; every turn must carry one, pairs of one dimension. The pairs'
+ * turns are read again for them in batches of `budgetBytes` of lines, in the pairs' order, so the first pair at
+ * fault is the one reported.
+ */
+export async function logEmbeddingCosines(read: ReadLogs, pairs: readonly CandidatePair[], budgetBytes?: number): Promise<number[]> {
+  const { withoutEmbedding } = read.turns;
   if (withoutEmbedding.count > 0)
     throw new InputError(
       withoutEmbedding.first.map((index) => located(read.location(index), 'is required with similarity embeddings')),
       withoutEmbedding.count,
     );
-  return pairs.map(({ first, next }) => {
-    const a = embeddings![first]!;
-    const b = embeddings![next]!;
-    if (a.length !== b.length)
-      throw InputError.single(
-        located(read.location(next), `has ${b.length} dimensions, but the session's previous turn (line ${read.location(first).line}) has ${a.length}`),
-      );
-    const value = cosine(a, b);
-    if (!Number.isFinite(value))
-      throw InputError.single(located(read.location(Number.isFinite(cosine(a, a)) ? next : first), 'is all zeros: it has no direction'));
-    return value;
-  });
+  const cosines: number[] = [];
+  for await (const { start, end, embedding } of read.pairEmbeddings(pairs, budgetBytes)) {
+    for (let k = start; k < end; k++) {
+      const { first, next } = pairs[k]!;
+      const a = embedding(first);
+      const b = embedding(next);
+      if (a.length !== b.length)
+        throw InputError.single(
+          located(read.location(next), `has ${b.length} dimensions, but the session's previous turn (line ${read.location(first).line}) has ${a.length}`),
+        );
+      const value = cosine(a, b);
+      if (!Number.isFinite(value))
+        throw InputError.single(located(read.location(Number.isFinite(cosine(a, a)) ? next : first), 'is all zeros: it has no direction'));
+      cosines.push(value);
+    }
+  }
+  return cosines;
 }
 
 /**
@@ -79,7 +88,7 @@ export async function monitorLogs(
   const query = (index: number) => read.turns.query[index]!;
   let similarities: number[];
   if (measure === 'lexical') similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
-  else if (measure === 'embeddings') similarities = logEmbeddingCosines(read, pairs);
+  else if (measure === 'embeddings') similarities = await logEmbeddingCosines(read, pairs);
   else
     similarities = await createJudgeClient(judgeSettings(settings, settings['embedding-model']), env as NodeJS.ProcessEnv).cosinesOfPairs(
       REPHRASE_EMBEDDINGS_VERSION,

@@ -1,7 +1,8 @@
+import { stat } from 'node:fs/promises';
 import { InputError, ProblemCollector } from '../core/errors.js';
 import { LOG_FIELDS, type LogField } from '../core/catalog/log-fields.js';
 import { LOG_FIELD_ALIASES, logRecordSchema, plainTurn, turnOf } from '../core/monitor/log-record.js';
-import { type Turn, type TurnColumns, TurnColumnsBuilder } from '../core/monitor/turns.js';
+import { type CandidatePair, type Turn, type TurnColumns, TurnColumnsBuilder } from '../core/monitor/turns.js';
 import { grownFloat64, grownInt32 } from '../core/scoring/query-entries.js';
 import { type LinePlace, readLines, readLinesAt } from './lines.js';
 import { formatFieldPath, readFailure } from './read-problems.js';
@@ -24,9 +25,32 @@ export interface ReadLogs {
    * Fails when a file no longer holds the turn it held.
    */
   turnsAt(indexes: readonly number[]): Promise<Map<number, Turn>>;
+  /**
+   * The embeddings of the pairs' turns, which the columns do not keep: read again from their lines, in batches of
+   * consecutive pairs whose lines hold at most `budgetBytes` (a turn of two pairs may be read twice). Fails as
+   * turnsAt does, and when a turn of a file that cannot be read again (a pipe) was not kept.
+   */
+  pairEmbeddings(pairs: readonly CandidatePair[], budgetBytes?: number): AsyncGenerator<EmbeddingBatch>;
   /** OpenTelemetry spans without a user query (retrieval, tool and other spans of a trace), passed over. */
   readonly spansWithoutQuery: number;
 }
+
+/** The embeddings of pairs `start` up to (not including) `end`. */
+export interface EmbeddingBatch {
+  readonly start: number;
+  readonly end: number;
+  /** The embedding of a turn of these pairs. */
+  embedding(index: number): readonly number[];
+}
+
+/** The bytes of the lines one batch of pairEmbeddings reads again: the batch's turns, parsed, take about three times this. */
+export const PAIR_READ_BYTES = 8 << 20;
+
+/**
+ * A pipe cannot be read again by place: its turns' embeddings are kept from the first read up to this many bytes
+ * (as doubles), and its pairs refused beyond it.
+ */
+export const PIPE_EMBEDDING_BYTES = 64 << 20;
 
 /** Where each turn is, to read it again: its file, line, the line's bytes, and which of the line's turns it is. */
 interface TurnPlaces {
@@ -37,6 +61,8 @@ interface TurnPlaces {
   readonly byteLength: Float64Array;
   /** Which of its line's turns (an OTLP line holds a span a turn); 0 for a JSON Lines turn. */
   readonly nth: Int32Array;
+  /** Per file: false for a pipe or other file that cannot be read again by place. */
+  readonly rereadable: readonly boolean[];
 }
 
 /** An OTLP JSON attribute value (`{"stringValue": …}` and its kin) as a plain value. */
@@ -179,7 +205,7 @@ function lineTurns(
  * each turn is kept as the monitor's columns and where it was read, its answer only as its refusal. Every problem
  * names its file, line and field in your spelling; up to 20 are listed and nothing is returned when there is one.
  */
-export async function readLogs(files: readonly string[], fieldMap: LogFieldMap): Promise<ReadLogs> {
+export async function readLogs(files: readonly string[], fieldMap: LogFieldMap, pipeEmbeddingBytes: number = PIPE_EMBEDDING_BYTES): Promise<ReadLogs> {
   const problems = new ProblemCollector();
   const builder = new TurnColumnsBuilder();
   let size = 0;
@@ -190,7 +216,18 @@ export async function readLogs(files: readonly string[], fieldMap: LogFieldMap):
   let nthOf: Int32Array = new Int32Array(1024);
   const spans = { withoutQuery: 0 };
   const nameOf = logFieldNamer(fieldMap);
+  const rereadable: boolean[] = [];
+  // The embeddings of turns read from pipes, while they fit in pipeEmbeddingBytes (undefined beyond).
+  let piped: Map<number, readonly number[]> | undefined = new Map();
+  let pipedBytes = 0;
   for (const [fileIndex, file] of files.entries()) {
+    // A file that cannot be stat'ed is reported by the read below, in its words.
+    rereadable.push(
+      await stat(file).then(
+        (status) => status.isFile(),
+        () => true,
+      ),
+    );
     try {
       for await (const { text, line, notUtf8, offset, byteLength } of readLines(file, problems)) {
         if (notUtf8) continue;
@@ -208,6 +245,11 @@ export async function readLogs(files: readonly string[], fieldMap: LogFieldMap):
           offsetOf[index] = offset!;
           lengthOf[index] = byteLength!;
           nthOf[index] = nth;
+          if (!rereadable[fileIndex] && turn.embedding !== undefined && piped !== undefined) {
+            pipedBytes += 8 * turn.embedding.length;
+            if (pipedBytes <= pipeEmbeddingBytes) piped.set(index, turn.embedding);
+            else piped = undefined;
+          }
         }
       }
     } catch (error) {
@@ -224,16 +266,86 @@ export async function readLogs(files: readonly string[], fieldMap: LogFieldMap):
     offset: offsetOf.subarray(0, size),
     byteLength: lengthOf.subarray(0, size),
     nth: nthOf.subarray(0, size),
+    rereadable,
   };
+  const turns = builder.build();
+  const check = (index: number, turn: Turn) => turn.query === turns.query[index];
   return {
-    turns: builder.build(),
+    turns,
     location: (index) => ({ file: files[fileOf[index]!]!, line: lineOf[index]! }),
-    turnsAt: (indexes) => readTurnsAt(places, fieldMap, indexes),
+    turnsAt: (indexes) => readTurnsAt(places, fieldMap, indexes, check),
+    pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) =>
+      pairEmbeddings(places, piped ?? pipeEmbeddingBytes, (indexes) => readTurnsAt(places, fieldMap, indexes, check), pairs, budgetBytes),
     spansWithoutQuery: spans.withoutQuery,
   };
 }
 
-async function readTurnsAt(places: TurnPlaces, fieldMap: LogFieldMap, indexes: readonly number[]): Promise<Map<number, Turn>> {
+async function* pairEmbeddings(
+  places: TurnPlaces,
+  /** The embeddings kept of piped turns, or how many bytes of them were too many to keep. */
+  piped: ReadonlyMap<number, readonly number[]> | number,
+  turnsAt: (indexes: readonly number[]) => Promise<Map<number, Turn>>,
+  pairs: readonly CandidatePair[],
+  budgetBytes: number,
+): AsyncGenerator<EmbeddingBatch> {
+  const reread = (index: number) => places.rereadable[places.file[index]!]!;
+  if (typeof piped === 'number') {
+    const pair = pairs.find(({ first, next }) => !reread(first) || !reread(next));
+    if (pair !== undefined)
+      throw InputError.single({
+        file: places.files[places.file[reread(pair.first) ? pair.next : pair.first]!]!,
+        message:
+          `is not a regular file (a pipe?), so its turns cannot be read again, and their embeddings are more than ` +
+          `${Math.ceil(piped / (1 << 20))} MiB to keep: write the log to a file and monitor that, or set similarity to lexical`,
+      });
+  }
+  const lines = new Set<number>();
+  const wanted: number[] = [];
+  for (let start = 0; start < pairs.length;) {
+    lines.clear();
+    wanted.length = 0;
+    let bytes = 0;
+    let end = start;
+    for (; end < pairs.length; end++) {
+      const { first, next } = pairs[end]!;
+      // A line is named by the index of its first turn.
+      const firstLine = reread(first) ? first - places.nth[first]! : -1;
+      const nextLine = reread(next) ? next - places.nth[next]! : -1;
+      let added = 0;
+      if (firstLine >= 0 && !lines.has(firstLine)) added += places.byteLength[first]!;
+      if (nextLine >= 0 && nextLine !== firstLine && !lines.has(nextLine)) added += places.byteLength[next]!;
+      // Every batch holds at least one pair, however long its lines.
+      if (end > start && bytes + added > budgetBytes) break;
+      bytes += added;
+      if (firstLine >= 0) {
+        lines.add(firstLine);
+        wanted.push(first);
+      }
+      if (nextLine >= 0) {
+        lines.add(nextLine);
+        wanted.push(next);
+      }
+    }
+    const turns = await turnsAt(wanted);
+    const embedding = (index: number) => {
+      const kept = reread(index) ? turns.get(index)?.embedding : (piped as ReadonlyMap<number, readonly number[]>).get(index);
+      if (kept === undefined) throw changed(places.files[places.file[index]!]!);
+      return kept;
+    };
+    yield { start, end, embedding };
+    start = end;
+  }
+}
+
+const changed = (file: string) => InputError.single({ file, message: 'is not what it was when it was first read; was it changed meanwhile?' });
+
+/** `check` tells whether a turn read again is the one first read there (as far as the columns tell). */
+async function readTurnsAt(
+  places: TurnPlaces,
+  fieldMap: LogFieldMap,
+  indexes: readonly number[],
+  check: (index: number, turn: Turn) => boolean,
+): Promise<Map<number, Turn>> {
   const wanted = [...new Set(indexes)].sort((a, b) => places.file[a]! - places.file[b]! || places.offset[a]! - places.offset[b]! || a - b);
   const turns = new Map<number, Turn>();
   const nameOf = logFieldNamer(fieldMap);
@@ -243,13 +355,15 @@ async function readTurnsAt(places: TurnPlaces, fieldMap: LogFieldMap, indexes: r
     let last = first;
     while (last + 1 < wanted.length && places.file[wanted[last + 1]!] === fileIndex) last++;
     const ofFile = wanted.slice(first, last + 1);
+    // Opened again, a pipe would wait for a writer that never comes.
+    if (!places.rereadable[fileIndex])
+      throw InputError.single({ file, message: 'is not a regular file (a pipe?), so its turns cannot be read again: write the log to a file first' });
     // The lines of the file's wanted turns, each once (an OTLP line holds several turns).
     const lines: LinePlace[] = [];
     for (const index of ofFile) {
       const offset = places.offset[index]!;
       if (lines.at(-1)?.offset !== offset) lines.push({ line: places.line[index]!, offset, byteLength: places.byteLength[index]! });
     }
-    const changed = () => new Error(`${file} is not what it was when it was first read; was it changed meanwhile?`);
     const problems = new ProblemCollector();
     const byOffset = new Map<number, Turn[]>();
     try {
@@ -259,10 +373,10 @@ async function readTurnsAt(places: TurnPlaces, fieldMap: LogFieldMap, indexes: r
     } catch (error) {
       throw readFailure(file, error);
     }
-    if (problems.count > 0) throw changed();
+    if (problems.count > 0) throw changed(file);
     for (const index of ofFile) {
       const turn = byOffset.get(places.offset[index]!)?.[places.nth[index]!];
-      if (turn === undefined) throw changed();
+      if (turn === undefined || !check(index, turn)) throw changed(file);
       turns.set(index, turn);
     }
     first = last + 1;

@@ -10,7 +10,7 @@ export interface Turn {
   /** Absent only when `refused` is given. */
   readonly answer?: string;
   readonly refused?: boolean;
-  /** The query's embedding, when the log carries one. */
+  /** The query's embedding, when the log carries one (TurnColumns keeps only whether it does). */
   readonly embedding?: readonly number[];
 }
 
@@ -21,7 +21,8 @@ export function isRefusal(turn: Turn): boolean {
 
 /**
  * What the monitor keeps of the log's turns, as columns in the log's order: a million turns of answers are most
- * of a log's bytes and none of its report, so each answer is read into its refusal and let go.
+ * of a log's bytes and none of its report, so each answer is read into its refusal and let go. Nor are the
+ * embeddings kept (12 KiB a turn at 1,536 dimensions): the pairs' turns are read again for them.
  */
 export interface TurnColumns {
   readonly size: number;
@@ -37,8 +38,6 @@ export interface TurnColumns {
   readonly refusalsDetected: number;
   /** Turns without an embedding: how many, and the first few (indexes). */
   readonly withoutEmbedding: { readonly count: number; readonly first: readonly number[] };
-  /** Each turn's embedding while every turn has one; undefined as soon as one has none (then none is used). */
-  readonly embeddings: readonly (readonly number[])[] | undefined;
 }
 
 /** Turns without an embedding named by index: as many as an error lists. */
@@ -56,7 +55,6 @@ export class TurnColumnsBuilder {
   private refusalsDetected = 0;
   private withoutEmbedding = 0;
   private readonly firstWithoutEmbedding: number[] = [];
-  private embeddings: (readonly number[])[] | undefined = [];
 
   add(turn: Turn): void {
     const index = this.size++;
@@ -77,8 +75,7 @@ export class TurnColumnsBuilder {
     if (turn.embedding === undefined) {
       this.withoutEmbedding++;
       if (this.firstWithoutEmbedding.length < WITHOUT_EMBEDDING_LISTED) this.firstWithoutEmbedding.push(index);
-      this.embeddings = undefined;
-    } else this.embeddings?.push(turn.embedding);
+    }
   }
 
   build(): TurnColumns {
@@ -91,7 +88,6 @@ export class TurnColumnsBuilder {
       refused: this.refused.subarray(0, this.size),
       refusalsDetected: this.refusalsDetected,
       withoutEmbedding: { count: this.withoutEmbedding, first: this.firstWithoutEmbedding },
-      embeddings: this.embeddings,
     };
   }
 }

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonl, parseJsonOutput, ROOT, runBin, runMain, scratchDir } from '../../helpers/cli.js';
+import { DIST_CLI, jsonl, parseJsonOutput, ROOT, runBin, runMain, scratchDir } from '../../helpers/cli.js';
 
 const scratch = scratchDir();
 afterAll(() => scratch.cleanup());
@@ -195,6 +195,32 @@ describe('the log formats', () => {
     expect(report.windows[0]!.rephraseRate.count).toBe(1);
     const lexical = parseJsonOutput<MonitorJson>((await runMain(['monitor', '--logs', file, '--json', '--similarity', 'lexical'])).stdout);
     expect(lexical.windows[0]!.rephraseRate.count).toBe(0);
+  });
+
+  it('reads a log piped to /dev/stdin, its embeddings kept from the one read a pipe allows', async () => {
+    const turns = [0, 20, 45, 50].map((seconds, i) => ({
+      session_id: 's1',
+      timestamp: new Date(Date.parse('2026-03-01T09:00:00Z') + seconds * 1000).toISOString(),
+      user_query: `query ${i}`,
+      answer: 'Open Settings.',
+      embedding: [
+        [1, 0, 0.5],
+        [1, 0.2, 0.5],
+        [0, 1, 0],
+        [0, 1, 0.1],
+      ][i],
+    }));
+    const file = scratch.file('piped.jsonl', jsonl(turns));
+    // Through a shell's pipe: Node gives a child's stdin as a socket, which /dev/stdin cannot open.
+    const piped = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" monitor --logs /dev/stdin --json', 'sh', file, process.execPath, DIST_CLI], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(piped.stderr).toBe('');
+    const fromFile = await runMain(['monitor', '--logs', file, '--json']);
+    expect(piped.stdout).toBe(fromFile.stdout.replace(JSON.stringify(file), JSON.stringify('/dev/stdin')));
+    const report = parseJsonOutput<MonitorJson & { candidatePairs: number; rephrases: number }>(piped.stdout);
+    expect([report.similarity.measure, report.candidatePairs, report.rephrases]).toEqual(['embeddings', 3, 2]);
   });
 });
 
