@@ -62288,7 +62288,7 @@ async function* readLinesAt(file2, places, problems) {
       if (length > buffer.length) buffer = Buffer.allocUnsafe(length);
       for (let got = 0; got < length; ) {
         const { bytesRead } = await handle2.read(buffer, got, length - got, from + got);
-        if (bytesRead === 0) throw new Error(`${file2} is shorter than when it was first read; was it changed meanwhile?`);
+        if (bytesRead === 0) throw InputError.single({ file: file2, message: "is shorter than when it was first read; was it changed meanwhile?" });
         got += bytesRead;
       }
       for (let i = first; i <= last; i++) {

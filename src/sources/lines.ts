@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { isAscii, isUtf8 } from 'node:buffer';
-import type { ProblemCollector } from '../core/errors.js';
+import { InputError, type ProblemCollector } from '../core/errors.js';
 import { type ByteRange, CHUNK_BYTES, readLineChunks } from './line-chunks.js';
 import { firstBadByte, notUtf8Problem } from './utf8.js';
 
@@ -82,7 +82,7 @@ export async function* readLinesAt(file: string, places: readonly LinePlace[], p
       if (length > buffer.length) buffer = Buffer.allocUnsafe(length);
       for (let got = 0; got < length;) {
         const { bytesRead } = await handle.read(buffer, got, length - got, from + got);
-        if (bytesRead === 0) throw new Error(`${file} is shorter than when it was first read; was it changed meanwhile?`);
+        if (bytesRead === 0) throw InputError.single({ file, message: 'is shorter than when it was first read; was it changed meanwhile?' });
         got += bytesRead;
       }
       for (let i = first; i <= last; i++) {
