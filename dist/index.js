@@ -75956,7 +75956,7 @@ var Helpers = class {
     await Promise.all(started.map((helper) => helper.close()));
   }
 };
-var PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
+var PARALLEL_MIN_BYTES = 96 * 1024 * 1024;
 var RANGES_PER_THREAD = 8;
 var RANGE_MIN_BYTES = 4 * 1024 * 1024;
 function parallelMinBytes(forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MIN_BYTES) {

@@ -271,10 +271,13 @@ export class Helpers {
 }
 
 /**
- * Below this much input in all a worker costs more than it saves: starting one loads the whole bundle again (about
- * 0.3 s of a core), in which this thread reads and scores some 30 MB.
+ * Below this much input in all a worker costs more than it saves: it loads the whole bundle again and reads with
+ * code not yet compiled (some 0.5 s of the other core), where without it V8's compiler and collector threads have
+ * that core to themselves. Measured unpinned on 2 cores (2026-12-03, the bench's records, medians of 5 alternating
+ * runs): 70 MB of input 1.66 s on this thread alone against 1.74 s with a worker, 140 MB 2.56 against 2.44 s,
+ * 280 MB 4.5 against 3.9 s.
  */
-const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
+const PARALLEL_MIN_BYTES = 96 * 1024 * 1024;
 
 /**
  * Ranges per thread of a large file. Threads take ranges from one queue, so the last range taken is the one the

@@ -4,10 +4,10 @@ import { byteRanges, parallelMinBytes } from '../../src/sources/parallel.js';
 const MiB = 1024 * 1024;
 
 describe('how the runs are cut into parts', () => {
-  it('pays for workers from 32 MiB of input, or from the size the tests force', () => {
-    expect([parallelMinBytes(undefined), parallelMinBytes('0'), parallelMinBytes('100')]).toEqual([32 * MiB, 0, 100]);
+  it('pays for workers from 96 MiB of input, or from the size the tests force', () => {
+    expect([parallelMinBytes(undefined), parallelMinBytes('0'), parallelMinBytes('100')]).toEqual([96 * MiB, 0, 100]);
     // A value that is not a size leaves the default.
-    expect([parallelMinBytes('many'), parallelMinBytes('-1'), parallelMinBytes('')]).toEqual([32 * MiB, 32 * MiB, 32 * MiB]);
+    expect([parallelMinBytes('many'), parallelMinBytes('-1'), parallelMinBytes('')]).toEqual([96 * MiB, 96 * MiB, 96 * MiB]);
   });
 
   it('splits a file into up to eight ranges per thread of at least the least size, covering each byte once', () => {
