@@ -271,7 +271,7 @@ export function reasonsNotToWrite({ write, quick, only, runs, failed }) {
 
 /**
  * The block's Markdown, from a report: { date (ISO), command, commit: { sha (null outside git), dirty: [paths] }, builtAt (ISO), stale
- * (src/ newer than dist/), machine: { cpu, cores, memoryGiB, platform, release, arch, load: [1, 5, 15 min] }, node:
+ * (dist/ not what src/ builds to), machine: { cpu, cores, memoryGiB, platform, release, arch, load: [1, 5, 15 min] }, node:
  * { version, path (null: the bench's own) }, cpuAndMemory (GNU time there), pinned, trecEval (its command, or null),
  * against: { revision, sha } or null, cases, scope (see targetTable), judge (its report in Markdown, or null) }.
  */
@@ -286,7 +286,7 @@ export function performanceBlock(report) {
   const lines = [
     `Written by \`${report.command}\` at ${utc(new Date(report.date))}. Edit nothing between the markers: the next full run replaces it.`,
     '',
-    `- **Commit:** ${commit.sha === null ? 'none' : `\`${commit.sha}\``}, ${dirty}; \`dist/\` built ${utc(new Date(report.builtAt))}${report.stale ? ' (**src/ has changes newer than dist/**: these figures are of the older bundle)' : ''}`,
+    `- **Commit:** ${commit.sha === null ? 'none' : `\`${commit.sha}\``}, ${dirty}; \`dist/\` built ${utc(new Date(report.builtAt))}${report.stale ? ' (**dist/ is not what src/ builds to**: these figures are of the committed bundle)' : ''}`,
     `- **Node.js:** ${node.version}${node.path === null ? '' : ` (\`--node ${node.path}\`)`}`,
     `- **Machine:** ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB RAM, ${machine.platform} ${machine.release} ${machine.arch}; load ${machine.load.map((load) => load.toFixed(2)).join(' ')} (1, 5, 15 min averages at start)`,
     `- **Measured:** ${report.cpuAndMemory ? 'wall time; CPU time (user + system) and peak RSS from GNU time' : 'wall time only (no GNU time at /usr/bin/time)'}; \`compare\` and the action ${report.pinned ? 'pinned to one core (`taskset -c 0`)' : 'not pinned (no taskset)'}; the median of the runs, peak RSS the largest over them`,

@@ -12,7 +12,7 @@
 // run worked (whether or not the targets are met), 1 when a run failed or the document could not be written, 2 for
 // bad arguments or a missing build.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -377,11 +377,20 @@ function caseRecord(bench, result) {
   return { workload, variant, scale, size, unit, records, bytes, runs, ...result };
 }
 
-/** Warns when a source file is newer than the bundles: the bench times dist/, not src/. */
-function staleBuildWarning(builtAt) {
-  const sources = readdirSync(join(ROOT, 'src'), { recursive: true }).map((file) => join(ROOT, 'src', file));
-  const newest = Math.max(...sources.map((file) => statSync(file).mtimeMs));
-  return newest > builtAt ? 'note: src/ has changes newer than dist/; run `npm run build` to time the current code' : null;
+/**
+ * Warns when the bundles are not what src/ builds to: the bench times dist/, not src/. Built afresh into a scratch
+ * folder and compared byte for byte (file times say nothing: a checkout or a restored file is newer than its build).
+ */
+function staleBuildWarning() {
+  const out = mkdtempSync(join(tmpdir(), 'rag-gate-build-'));
+  try {
+    const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) return `note: src/ does not build (${build.stderr.trim().split('\n')[0]}); these figures are of the committed dist/`;
+    const same = [CLI, ACTION].every((file) => readFileSync(join(out, relative('dist', file))).equals(readFileSync(join(ROOT, file))));
+    return same ? null : 'note: dist/ is not what src/ builds to; run `npm run build` to time the current code';
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -528,7 +537,7 @@ async function main() {
   ];
   if (options.against !== null)
     header.push(`against  ${options.against.revision} (${options.against.sha.slice(0, 7)}): its committed dist/, timed in the same runs, interleaved`);
-  const stale = staleBuildWarning(builtAt);
+  const stale = staleBuildWarning();
   if (stale) header.push(stale);
   console.log(`${header.join('\n')}\n`);
 

@@ -140,7 +140,7 @@ describe("the bench's block of docs/performance.md", () => {
       judge: 'Judge (issue 19): 2,000 answers\n',
     });
     expect(block).toContain('`abc1234`, **uncommitted changes** (1 file: `src/core/record.ts`)');
-    expect(block).toContain('(**src/ has changes newer than dist/**: these figures are of the older bundle)');
+    expect(block).toContain('(**dist/ is not what src/ builds to**: these figures are of the committed bundle)');
     expect(block).toContain('- **Node.js:** v24.22.0 (`--node /opt/node24/bin/node`)');
     expect(block).not.toContain('Against trec_eval');
     expect(block).toContain('Against HEAD~1 (`e3225c9`)');
