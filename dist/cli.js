@@ -61352,6 +61352,7 @@ function parseCount(text4) {
   if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
   return value2;
 }
+var THREADS_MIN_INPUT_MIB = 96;
 function parseThreads(text4) {
   if (text4.trim() === "auto") return "auto";
   const value2 = Number(text4);
@@ -61625,7 +61626,7 @@ var SETTINGS = {
   },
   threads: {
     name: "threads",
-    description: "threads that read and score the base and head results at once, each large JSON Lines file split across them: auto (one per available core) or a number; 1 reads both on one thread",
+    description: `threads that read and score the base and head results at once, each JSON Lines file split across them, from ${THREADS_MIN_INPUT_MIB} MiB of input in all (below it a second thread costs more than it saves): auto (one per available core) or a number; 1 reads both on one thread`,
     default: "auto",
     parse: parseThreads,
     cli: compareOnly("--threads <n>"),
@@ -77259,7 +77260,7 @@ var Helpers = class {
     await Promise.all(started.map((helper) => helper.close()));
   }
 };
-var PARALLEL_MIN_BYTES = 96 * 1024 * 1024;
+var PARALLEL_MIN_BYTES = THREADS_MIN_INPUT_MIB * 1024 * 1024;
 var RANGES_PER_THREAD = 8;
 var RANGE_MIN_BYTES = 4 * 1024 * 1024;
 function parallelMinBytes(forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MIN_BYTES) {

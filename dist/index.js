@@ -75788,6 +75788,1102 @@ init_entry_url();
 var import_promises9 = require("node:fs/promises");
 var import_node_os = require("node:os");
 var import_node_worker_threads = require("node:worker_threads");
+
+// src/core/catalog/settings.ts
+init_entry_url();
+
+// src/core/catalog/parse/floor.ts
+init_entry_url();
+function parseFloor(text4) {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
+  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = "", op, valueText = ""] = match;
+  const value2 = Number(valueText);
+  if (!Number.isFinite(value2)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
+  return { metric: floorMetric(name), op: op === "<=" ? "<=" : ">=", value: value2 };
+}
+function floorMetric(name) {
+  if (answerMetric(name) !== void 0) return name;
+  const score = isScoreMetric(name) ? scoreNameOf(name) : name;
+  try {
+    return parseRetrievalMetric(name).name;
+  } catch (error3) {
+    if (!(error3 instanceof MetricNameError) || scoreName(score) !== score) throw error3;
+    return scoreMetric(score);
+  }
+}
+
+// src/core/catalog/policy-order.ts
+init_entry_url();
+var higherIsTighter = (base, head) => head === base ? "same" : head > base ? "tighter" : "looser";
+var lowerIsTighter = (base, head) => head === base ? "same" : head < base ? "tighter" : "looser";
+function strictestLast(...values) {
+  return (base, head) => {
+    if (base === head) return "same";
+    const from = values.indexOf(base);
+    const to = values.indexOf(head);
+    if (from < 0 || to < 0) return "changed";
+    return to > from ? "tighter" : "looser";
+  };
+}
+var unordered = (base, head) => canonicalText(base) === canonicalText(head) ? "same" : "changed";
+function byContainment(headHoldsBase, baseHoldsHead) {
+  if (headHoldsBase && baseHoldsHead) return "same";
+  if (headHoldsBase) return "tighter";
+  return baseHoldsHead ? "looser" : "changed";
+}
+var moreIsTighter = (base, head) => byContainment(
+  [...base].every((item) => head.has(item)),
+  [...head].every((item) => base.has(item))
+);
+function floorsHeld(outer, inner) {
+  return outer.every(
+    (floor) => inner.some(
+      (other) => other.metric === floor.metric && other.op === floor.op && (floor.op === ">=" ? other.value >= floor.value : other.value <= floor.value)
+    )
+  );
+}
+var floorsOrder = (base, head) => byContainment(floorsHeld(base, head), floorsHeld(head, base));
+function canonicalText(value2) {
+  return JSON.stringify(canonical(value2)) ?? "undefined";
+}
+function canonical(value2) {
+  if (value2 instanceof Set) return [...value2].map(canonical).sort(byJson);
+  if (value2 instanceof Map) return [...value2].map(([key, item]) => [canonical(key), canonical(item)]).sort(byJson);
+  if (Array.isArray(value2)) return value2.map(canonical);
+  if (typeof value2 === "object" && value2 !== null) {
+    const entries = Object.entries(value2).filter(([, item]) => typeof item !== "function").sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+    return Object.fromEntries(entries.map(([key, item]) => [key, canonical(item)]));
+  }
+  return value2;
+}
+function byJson(a, b) {
+  const x = JSON.stringify(a);
+  const y = JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// src/core/catalog/log-fields.ts
+init_entry_url();
+var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
+
+// src/core/catalog/parse/time.ts
+init_entry_url();
+var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
+function parseDuration(text4) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
+  const value2 = match === null ? Number.NaN : Number(match[1]) * UNIT_MS[match[2]];
+  if (!(value2 >= 1)) throw new SettingError(`"${text4}" is not a length of time such as 60s, 30m, 6h, 1d or 1w`);
+  return value2;
+}
+function parseTimestamp(value2) {
+  if (typeof value2 === "string") {
+    const utc = plainUtc(value2);
+    if (utc !== void 0) return utc;
+  }
+  if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
+  if (typeof value2 === "number") {
+    if (!Number.isFinite(value2) || value2 < 0) return void 0;
+    if (value2 < 1e11) return value2 * 1e3;
+    if (value2 < 1e14) return value2;
+    if (value2 < 1e17) return value2 / 1e3;
+    return value2 / 1e6;
+  }
+  if (typeof value2 !== "string") return void 0;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
+  const ms = Date.parse(value2.trim().replace(" ", "T"));
+  return Number.isNaN(ms) ? void 0 : ms;
+}
+var digit = (text4, at) => text4.charCodeAt(at) - 48;
+var digits = (text4, at, count2) => {
+  let value2 = 0;
+  for (let i = at; i < at + count2; i++) {
+    const d = digit(text4, i);
+    if (!(d >= 0 && d <= 9)) return Number.NaN;
+    value2 = value2 * 10 + d;
+  }
+  return value2;
+};
+function plainUtc(text4) {
+  if (!(text4.length === 20 || text4.length === 24 && text4[19] === ".")) return void 0;
+  if (text4[4] !== "-" || text4[7] !== "-" || text4[10] !== "T" || text4[13] !== ":" || text4[16] !== ":" || text4[text4.length - 1] !== "Z") return void 0;
+  const year = digits(text4, 0, 4);
+  const month = digits(text4, 5, 2);
+  const day = digits(text4, 8, 2);
+  const hour = digits(text4, 11, 2);
+  const minute = digits(text4, 14, 2);
+  const second = digits(text4, 17, 2);
+  const ms = text4.length === 24 ? digits(text4, 20, 3) : 0;
+  if (!(year >= 1e3 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59 && ms >= 0)) return void 0;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+}
+
+// src/core/catalog/settings.ts
+function splitList(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
+}
+function splitLines(text4) {
+  return text4.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
+}
+var MAX_CUTOFFS = 100;
+function parseCutoffs(text4) {
+  const items = splitList(text4);
+  if (items.length > MAX_CUTOFFS) throw new SettingError(`lists ${grouped(items.length)} cut-offs, more than the ${MAX_CUTOFFS} a run may ask for`);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+  }
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+function parseAlpha(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseKappaFloor(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1)
+    throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseMinEffect(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
+  return value2;
+}
+function parseTolerance(text4) {
+  const trimmed = text4.trim();
+  const percent4 = trimmed.endsWith("%");
+  const value2 = Number(percent4 ? trimmed.slice(0, -1) : trimmed) / (percent4 ? 100 : 1);
+  if (trimmed === "" || trimmed === "%" || !Number.isFinite(value2) || value2 < 0)
+    throw new SettingError(`a tolerance must be a share such as 10% or 0.1, 0 or more, got "${text4}"`);
+  return value2;
+}
+function toleranceRow(gate, what) {
+  return {
+    name: `${gate}-tolerance`,
+    description: `the rise of ${what} the ${gate} gate tolerates, as a share of base (10% or 0.1): a significant rise up to it only warns, beyond it fails when fail-on names ${gate}`,
+    default: "10%",
+    parse: parseTolerance,
+    cli: compareOnly(`--${gate}-tolerance <share>`),
+    action: true,
+    config: true,
+    policy: lowerIsTighter
+  };
+}
+function parsePermutations(text4) {
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
+  return value2;
+}
+var EXTRA_TESTS = ["t", "wilcoxon"];
+function parseExtraTests(text4) {
+  const tests = splitList(text4);
+  for (const test of tests)
+    if (!EXTRA_TESTS.includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
+  return new Set(tests);
+}
+function parseFailOn(text4) {
+  const gates = splitList(text4);
+  for (const gate of gates) {
+    if (isScoreGate(gate)) {
+      const name = scoreNameOf(gate);
+      if (scoreName(name) !== name) {
+        throw new SettingError(
+          `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`
+        );
+      }
+    } else if (!GATE_CATEGORIES.includes(gate))
+      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}, or score:NAME for a score in the results`);
+  }
+  return new Set(gates);
+}
+function parseGraded(text4) {
+  const graded = new Set(GRADED_ANSWER_METRICS);
+  return [...new Set(splitList(text4).map((name) => graded.has(name) ? name : parseRetrievalMetric(name).name))];
+}
+function parseFloors(text4) {
+  return splitLines(text4).map(parseFloor);
+}
+function parsePositiveNumber(text4) {
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
+  return value2;
+}
+function parseOptionalPerMinute(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
+  return value2;
+}
+function parseWholeAtLeastOne(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1, got "${text4}"`);
+  return value2;
+}
+function parseOptionalPrNumber(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a pull request number, got "${text4}"`);
+  return value2;
+}
+function oneOf(...values) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (!values.includes(value2)) throw new SettingError(`must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${text4}"`);
+    return value2;
+  };
+}
+function nonEmpty(what) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (value2 === "") throw new SettingError(`must name ${what}`);
+    return value2;
+  };
+}
+function parseShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a share between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseCount(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
+  return value2;
+}
+var THREADS_MIN_INPUT_MIB = 96;
+function parseThreads(text4) {
+  if (text4.trim() === "auto") return "auto";
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1 || value2 > 256) {
+    throw new SettingError(`threads must be auto or a whole number from 1 to 256, got "${text4}"`);
+  }
+  return value2;
+}
+function parseRelevanceLevel(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
+    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
+  return value2;
+}
+function parseNdcgGains(text4) {
+  const gains = /* @__PURE__ */ new Map();
+  for (const item of splitList(text4)) {
+    const match = /^(\d+)\s*=\s*(\S+)$/.exec(item);
+    const grade2 = Number(match?.[1]);
+    const gain = Number(match?.[2]);
+    if (!match || !Number.isSafeInteger(grade2) || !Number.isFinite(gain)) {
+      throw new SettingError(`"${item}" is not grade=gain with a whole grade \u2265 0 and a number, as in 0=0,1=1,2=3,3=7`);
+    }
+    if (gains.has(grade2)) throw new SettingError(`grade ${grade2} has two gains`);
+    gains.set(grade2, gain);
+  }
+  return gains;
+}
+function parseHoldoutShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text4}"`);
+  return value2;
+}
+function parseBoolean(text4) {
+  const value2 = text4.trim().toLowerCase();
+  if (value2 === "true") return true;
+  if (value2 === "false") return false;
+  throw new SettingError(`must be true or false, got "${text4}"`);
+}
+function parseFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  const ours = /* @__PURE__ */ new Set();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as question=prompt`);
+    const [, canonical2 = "", yours = ""] = match;
+    if (!RECORD_FIELDS.includes(canonical2)) {
+      const hint = closestName(canonical2, RECORD_FIELDS);
+      throw new SettingError(`"${canonical2}" is not a field of the results format${hint === void 0 ? "" : `; did you mean "${hint}"?`}`);
+    }
+    if (ours.has(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
+    ours.add(canonical2);
+    map5.set(yours.trim(), canonical2);
+  }
+  return map5;
+}
+function parseLogFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
+    const [, canonical2 = "", yours = ""] = match;
+    if (!LOG_FIELDS.includes(canonical2)) {
+      const hint = closestName(canonical2, LOG_FIELDS);
+      throw new SettingError(
+        `"${canonical2}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
+      );
+    }
+    if ([...map5.values()].includes(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
+    map5.set(yours.trim(), canonical2);
+  }
+  return map5;
+}
+function parseDeploys(text4) {
+  return splitLines(text4).map((item) => {
+    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
+    if (at === void 0) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
+    return at;
+  });
+}
+function parseOptionalThreshold(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseLabel(text4) {
+  const label2 = text4.trim();
+  if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
+    throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
+  return label2;
+}
+function parseApprovals(text4) {
+  const items = splitList(text4);
+  for (const item of items) if (item !== "policy" && item !== "gold") throw new SettingError(`"${item}" cannot be approved; use policy, gold or both`);
+  return new Set(items);
+}
+function parseTraceUrl(text4) {
+  const template = text4.trim();
+  if (template === "") return void 0;
+  if (!/^https?:\/\/\S+$/i.test(template)) throw new SettingError(`must be an http(s) URL without spaces, got "${text4}"`);
+  if (!template.includes("{id}"))
+    throw new SettingError(`must hold {id} where the question's id goes, such as https://traces.example.com/runs/{id}; got "${text4}"`);
+  return template;
+}
+var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
+function parsePrice(text4) {
+  if (text4.trim() === "") return void 0;
+  const parts = text4.split("/").map((part) => part.trim());
+  const values = parts.map(Number);
+  if (parts.length !== 2 && parts.length !== 4 || parts.some((part, i) => part === "" || !Number.isFinite(values[i]) || values[i] < 0))
+    throw new SettingError(`"${text4}" is not a price such as 0.15/0.60 (input/output, dollars per million tokens) or 0.15/0.60/0.075/0.30 (and the batch's)`);
+  const [input2, output2, batchInput = input2 / 2, batchOutput = output2 / 2] = values;
+  return { input: input2, output: output2, batchInput, batchOutput };
+}
+function parseBatchWait(text4) {
+  const value2 = text4.trim();
+  if (/^\d+(\.\d+)?$/.test(value2)) return Number(value2) * 6e4;
+  return parseDuration(value2);
+}
+var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
+function parseCommentTag(text4) {
+  const tag = text4.trim();
+  if (!COMMENT_TAG.test(tag))
+    throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
+  return tag;
+}
+var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
+var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
+var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
+var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
+var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
+var judgeCommands = (flag2) => ({ flags: { judge: flag2, calibrate: flag2 } });
+var judgeAndMonitor = (flag2) => ({ flags: { judge: flag2, calibrate: flag2, monitor: flag2 } });
+var judgeOnly = (flag2) => ({ flags: { judge: flag2 } });
+var SETTINGS = {
+  config: {
+    name: "config",
+    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
+    default: "rag-gate.yml",
+    parse: nonEmpty("a file"),
+    cli: everywhere("--config <file>"),
+    action: true,
+    config: false
+  },
+  "comment-tag": {
+    name: "comment-tag",
+    description: "which gate this is, so several gates in one repository each keep their own: selects its section of the config file, and in the action keys its sticky comment, commit status and monitoring issue",
+    default: "default",
+    parse: parseCommentTag,
+    cli: everywhere("--comment-tag <tag>"),
+    action: true,
+    config: false
+  },
+  results: {
+    name: "results",
+    description: `path or glob of the head results (${RESULTS_FORMATS_READ}, one record per question); several files are shards of one run, merged, and an id in two shards is an error`,
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
+    action: true,
+    config: true
+  },
+  baseline: {
+    name: "baseline",
+    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--base <glob>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  golden: {
+    name: "golden",
+    description: "the golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): split divides its questions; a comparison reads the head's, where a base question no longer in it was removed on purpose and is left out, and one still in it but missing from the head results counts as failed",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  holdout: {
+    name: "holdout",
+    description: "the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "holdout-share": {
+    name: "holdout-share",
+    description: "the share of the golden set split holds out, stratified by tag",
+    default: "0.3",
+    parse: parseHoldoutShare,
+    cli: { flags: { split: "--holdout <share>" } },
+    action: false,
+    config: true
+  },
+  "holdout-seed": {
+    name: "holdout-seed",
+    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
+    default: "rag-gate",
+    parse: nonEmpty("a seed"),
+    cli: { flags: { split: "--seed <seed>" } },
+    action: false,
+    config: true
+  },
+  "holdout-ledger": {
+    name: "holdout-ledger",
+    description: "the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read",
+    default: "rag-gate-holdout-ledger.jsonl",
+    parse: nonEmpty("a file"),
+    cli: { flags: { holdout: "--ledger <file>" } },
+    action: true,
+    config: true
+  },
+  "holdout-ledger-artifact": {
+    name: "holdout-ledger-artifact",
+    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
+    default: "rag-gate-holdout-ledger",
+    parse: nonEmpty("an artifact"),
+    action: true,
+    config: true
+  },
+  missing: {
+    name: "missing",
+    description: "what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)",
+    default: "fail",
+    parse: oneOf("fail", "exclude"),
+    cli: compareOnly("--missing <how>"),
+    action: true,
+    config: true,
+    policy: strictestLast("exclude", "fail")
+  },
+  "min-paired": {
+    name: "min-paired",
+    description: "the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)",
+    default: "30",
+    parse: parseCount,
+    cli: compareOnly("--min-paired <n>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "min-coverage": {
+    name: "min-coverage",
+    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
+    default: "0.95",
+    parse: parseShare,
+    cli: compareOnly("--min-coverage <share>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "allow-ungated": {
+    name: "allow-ungated",
+    description: "pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing",
+    default: "false",
+    parse: parseBoolean,
+    cli: compareOnly("--allow-ungated"),
+    action: true,
+    config: true,
+    policy: strictestLast(true, false)
+  },
+  threads: {
+    name: "threads",
+    description: `threads that read and score the base and head results at once, each JSON Lines file split across them, from ${THREADS_MIN_INPUT_MIB} MiB of input in all (below it a second thread costs more than it saves): auto (one per available core) or a number; 1 reads both on one thread`,
+    default: "auto",
+    parse: parseThreads,
+    cli: compareOnly("--threads <n>"),
+    action: true,
+    config: true
+  },
+  k: {
+    name: "k",
+    description: "cut-offs for the @k metrics",
+    default: "1,3,5,10",
+    parse: parseCutoffs,
+    cli: scoring("--k <list>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "relevance-level": {
+    name: "relevance-level",
+    description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
+    default: "1",
+    parse: parseRelevanceLevel,
+    cli: everyCommand("--relevance-level <grade>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "ndcg-gains": {
+    name: "ndcg-gains",
+    description: "the gain of each grade in ndcg and ndcg@k, as grade=gain pairs such as 0=0,1=1,2=5 (trec_eval's ndcg.1=1,2=5); an unlisted grade gains its own value; empty: gain = grade",
+    default: "",
+    parse: parseNdcgGains,
+    cli: everyCommand("--ndcg-gains <list>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "retrieval-ok": {
+    name: "retrieval-ok",
+    description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
+    default: "hit@5",
+    parse: parseRetrievalOkRule,
+    cli: scoring("--retrieval-ok <rule>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  correct: {
+    name: "correct",
+    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T); under each, an answer that lacks or changes a number of the expected answer is wrong",
+    default: "contains",
+    parse: parseCorrectnessRule,
+    cli: scoring("--correct <rule>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  format: {
+    name: "format",
+    description: `the results files' format: auto (by extension and content, the default), or one of ${RESULTS_FORMATS.map((f) => f.name).join(", ")}`,
+    default: "auto",
+    parse: oneOf("auto", ...RESULTS_FORMATS.map((f) => f.name)),
+    cli: scoring("--format <name>"),
+    action: true,
+    config: true
+  },
+  fields: {
+    name: "fields",
+    description: "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
+    default: "",
+    parse: parseFieldMap,
+    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>", holdout: "--field <ours=yours>" }, repeatable: true },
+    action: true,
+    config: true
+  },
+  "context-match": {
+    name: "context-match",
+    description: "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
+    default: "exact",
+    parse: parseContextMatchRule,
+    cli: scoring("--context-match <rule>"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  alpha: {
+    name: "alpha",
+    description: "significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates",
+    default: "0.05",
+    parse: parseAlpha,
+    cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "fail-on": {
+    name: "fail-on",
+    description: `gates that fail the check on a significant drop (latency, tokens, cost: a significant rise beyond their tolerance), comma-separated from ${GATE_CATEGORIES.join(", ")}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
+    default: DEFAULT_FAIL_ON.join(","),
+    parse: parseFailOn,
+    cli: compareOnly("--fail-on <list>"),
+    action: true,
+    config: true,
+    policy: moreIsTighter
+  },
+  "min-effect": {
+    name: "min-effect",
+    description: "a significant drop smaller than this (absolute, e.g. 0.02) only warns",
+    default: "0",
+    parse: parseMinEffect,
+    cli: compareOnly("--min-effect <drop>"),
+    action: true,
+    config: true,
+    policy: lowerIsTighter
+  },
+  "latency-tolerance": toleranceRow("latency", "the geometric-mean latency"),
+  "tokens-tolerance": toleranceRow("tokens", "the mean tokens a question"),
+  "cost-tolerance": toleranceRow("cost", "the mean cost a question"),
+  floors: {
+    name: "floors",
+    description: "absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling; budgets such as latency_p95<=2500 or cost_per_question<=0.002)",
+    default: "",
+    parse: parseFloors,
+    cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
+    action: true,
+    config: true,
+    policy: floorsOrder
+  },
+  graded: {
+    name: "graded",
+    description: "graded metrics that get a paired randomization test, comma-separated",
+    default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
+    parse: parseGraded,
+    cli: { flags: { compare: "--graded <list>", holdout: "--graded <list>" } },
+    action: true,
+    config: true
+  },
+  permutations: {
+    name: "permutations",
+    description: "permutations per randomization test",
+    default: "10000",
+    parse: parsePermutations,
+    cli: compareOnly("--permutations <n>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "mcnemar-small-sample": {
+    name: "mcnemar-small-sample",
+    description: "McNemar's test below 25 discordant pairs: exact (the two-sided exact binomial test) or mid-p (its mid-p version, less conservative); from 25 on \u03C7\xB2 with continuity correction decides either way",
+    default: "exact",
+    parse: oneOf("exact", "mid-p"),
+    cli: compareOnly("--mcnemar-small-sample <test>"),
+    action: true,
+    config: true,
+    policy: strictestLast("exact", "mid-p")
+  },
+  "extra-tests": {
+    name: "extra-tests",
+    description: "classical paired tests reported beside each graded metric's randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them",
+    default: "",
+    parse: parseExtraTests,
+    cli: compareOnly("--extra-tests <list>"),
+    action: true,
+    config: true
+  },
+  "judge-calibration": {
+    name: "judge-calibration",
+    description: "calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated",
+    default: "",
+    parse: splitLines,
+    cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "kappa-floor": {
+    name: "kappa-floor",
+    description: "lowest judge\u2013human Cohen's kappa at which judged metrics may gate",
+    default: String(KAPPA_FLOOR),
+    parse: parseKappaFloor,
+    cli: compareOnly("--kappa-floor <kappa>"),
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  "baseline-artifact": {
+    name: "baseline-artifact",
+    description: "name of the artifact that holds the base branch's results",
+    default: "rag-gate-results",
+    parse: nonEmpty("an artifact"),
+    action: true,
+    config: true,
+    policy: unordered
+  },
+  "baseline-max-age-days": {
+    name: "baseline-max-age-days",
+    description: "ignore base-branch runs older than this many days",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true,
+    policy: higherIsTighter
+  },
+  history: {
+    name: "history",
+    description: "the base branch's run history (JSON). On push the action appends this run to the history in the newest baseline-artifact of the branch (or to this file when it exists) and writes it here, to upload with the results; on a pull request it reads this file when it exists, else the baseline artifact's file of the same name, for the comment's trend",
+    default: "rag-gate-history.json",
+    parse: nonEmpty("a file"),
+    action: true,
+    config: true
+  },
+  "on-missing-baseline": {
+    name: "on-missing-baseline",
+    description: "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
+    default: "pass",
+    parse: oneOf("pass", "fail"),
+    action: true,
+    config: true,
+    policy: strictestLast("pass", "fail")
+  },
+  "on-baseline-error": {
+    name: "on-baseline-error",
+    description: "what happens when the base branch's results exist but cannot be read (a missing actions: read permission, GitHub failing or not answering after the retries, an artifact that is not a valid zip or holds invalid results): fail fails the check naming the run, the artifact and the fix; pass warns and passes neutral",
+    default: "fail",
+    parse: oneOf("fail", "pass"),
+    action: true,
+    config: true,
+    policy: strictestLast("pass", "fail")
+  },
+  "api-timeout-seconds": {
+    name: "api-timeout-seconds",
+    description: "seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true
+  },
+  "github-token": {
+    name: "github-token",
+    description: "token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status",
+    default: "",
+    parse: (text4) => text4,
+    action: { runnerDefault: "${{ github.token }}" },
+    config: false
+  },
+  comment: {
+    name: "comment",
+    description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
+    default: "always",
+    parse: oneOf("always", "on-change", "never"),
+    action: true,
+    config: true
+  },
+  "trace-url": {
+    name: "trace-url",
+    description: "a link from each question the comment lists to its trace, with {id} where the question's id goes (URL-encoded), such as https://traces.example.com/runs/{id}; a record's own trace_url is linked instead where it has one",
+    default: "",
+    parse: parseTraceUrl,
+    cli: compareOnly("--trace-url <template>"),
+    action: true,
+    config: true
+  },
+  mode: {
+    name: "mode",
+    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue",
+    default: "gate",
+    parse: oneOf("gate", "advisory", "release", "monitor"),
+    action: true,
+    config: true,
+    policy: strictestLast("advisory", "gate")
+  },
+  "pr-number": {
+    name: "pr-number",
+    description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
+    default: "",
+    parse: parseOptionalPrNumber,
+    action: true,
+    config: false
+  },
+  "approve-label": {
+    name: "approve-label",
+    description: "the label that approves a pull request's changes to its own gate (settings that decide pass or fail, taken from the base branch's config file) when a user with write access applies it after the comment showed those changes",
+    default: "rag-gate: approve",
+    parse: parseLabel,
+    action: true,
+    config: false
+  },
+  "base-config": {
+    name: "base-config",
+    description: "the base branch's config file (e.g. from git show origin/main:rag-gate.yml): the settings that decide pass or fail are taken from it, and this run's own changes to them need --approve policy",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--base-config <file>"),
+    action: false,
+    config: false
+  },
+  approve: {
+    name: "approve",
+    description: "with --base-config, approves this run's changes: policy (the settings, golden set and holdout file that decide pass or fail), gold (the gold of questions whose change moves a gated outcome), or both",
+    default: "",
+    parse: parseApprovals,
+    cli: compareOnly("--approve <what>"),
+    action: false,
+    config: false
+  },
+  judge: {
+    name: "judge",
+    description: "none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)",
+    default: "none",
+    parse: oneOf("none", "openai"),
+    action: true,
+    config: true
+  },
+  "judge-model": {
+    name: "judge-model",
+    description: "the judge's chat model",
+    default: "gpt-4o-mini",
+    parse: nonEmpty("a model"),
+    cli: judgeCommands("--model <name>"),
+    action: true,
+    config: true
+  },
+  "judge-base-url": {
+    name: "judge-base-url",
+    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
+    default: "",
+    parse: optionalText,
+    cli: judgeAndMonitor("--base-url <url>"),
+    action: true,
+    config: true
+  },
+  "judge-cache": {
+    name: "judge-cache",
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (judge and calibrate: --no-cache for none)",
+    default: ".rag-gate-cache",
+    parse: nonEmpty("a directory"),
+    cli: judgeAndMonitor("--cache <dir>"),
+    action: true,
+    config: true
+  },
+  "judge-rpm": {
+    name: "judge-rpm",
+    description: "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
+    default: "",
+    parse: parseOptionalPerMinute,
+    cli: judgeAndMonitor("--rpm <n>"),
+    action: true,
+    config: true
+  },
+  "judge-tpm": {
+    name: "judge-tpm",
+    description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
+    default: "",
+    parse: parseOptionalPerMinute,
+    cli: judgeAndMonitor("--tpm <n>"),
+    action: true,
+    config: true
+  },
+  "judge-concurrency": {
+    name: "judge-concurrency",
+    description: "the judge's HTTP requests in flight at once; throughput is at most this \xF7 the endpoint's latency (8 at 0.5 s \u2248 960 requests a minute)",
+    default: "8",
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor("--concurrency <n>"),
+    action: true,
+    config: true
+  },
+  "judge-timeout-seconds": {
+    name: "judge-timeout-seconds",
+    description: "seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout",
+    default: "60",
+    parse: parsePositiveNumber,
+    cli: judgeAndMonitor("--timeout-seconds <s>"),
+    action: true,
+    config: true
+  },
+  "judge-max-attempts": {
+    name: "judge-max-attempts",
+    description: "attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up",
+    default: "4",
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor("--max-attempts <n>"),
+    action: true,
+    config: true
+  },
+  "judge-mode": {
+    name: "judge-mode",
+    description: "sync sends each judge request as it goes; batch sends them all through the provider's Batch API (OpenAI's files and batches, half the price, no rate limits, results within 24 h) and collects them (CLI: --batch is --mode batch)",
+    default: "sync",
+    parse: oneOf("sync", "batch"),
+    cli: judgeOnly("--mode <mode>"),
+    action: true,
+    config: true
+  },
+  "judge-batch-fallback": {
+    name: "judge-batch-fallback",
+    description: "in batch mode, what happens to the requests a batch did not answer (failed, expired, cancelled): sync judges them with ordinary requests; none leaves their records unjudged, marked with judge_errors",
+    default: "sync",
+    parse: oneOf("sync", "none"),
+    cli: judgeOnly("--batch-fallback <how>"),
+    action: true,
+    config: true
+  },
+  "judge-batch-state": {
+    name: "judge-batch-state",
+    description: "in batch mode, the file that records the batch (its id, the input's hash, each request's custom_id), from which a later run collects it; empty means OUT.batch.json beside --out (the action: one file per results file under the judge cache's batches/ folder; set, a folder for them)",
+    default: "",
+    parse: optionalText,
+    cli: judgeOnly("--batch-state <file>"),
+    action: true,
+    config: true
+  },
+  "judge-batch-wait": {
+    name: "judge-batch-wait",
+    description: "in batch mode, how long a run waits for the batch to finish (30m, 2h, or minutes); 0 submits and exits, for a later run with the same state file to collect",
+    default: "30m",
+    parse: parseBatchWait,
+    cli: judgeOnly("--batch-wait <time>"),
+    action: true,
+    config: true
+  },
+  "judge-price": {
+    name: "judge-price",
+    description: "the judge model's price for the summary's cost, in dollars per million tokens: input/output (0.15/0.60; the batch price half of it) or with the batch's (0.15/0.60/0.075/0.30); empty means rag-gate's list of OpenAI's prices",
+    default: "",
+    parse: parsePrice,
+    cli: judgeOnly("--price <in/out>"),
+    action: true,
+    config: true
+  },
+  logs: {
+    name: "logs",
+    description: "production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)",
+    default: "",
+    parse: splitLines,
+    cli: { flags: { monitor: "--logs <files...>" }, repeatable: true },
+    action: true,
+    config: true
+  },
+  "log-fields": {
+    name: "log-fields",
+    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(", ")}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
+    default: "",
+    parse: parseLogFieldMap,
+    cli: { ...monitorOnly("--log-field <ours=yours>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  window: {
+    name: "window",
+    description: "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
+    default: "1d",
+    parse: parseDuration,
+    cli: monitorOnly("--window <length>"),
+    action: true,
+    config: true
+  },
+  deploys: {
+    name: "deploys",
+    description: "deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds",
+    default: "",
+    parse: parseDeploys,
+    cli: { ...monitorOnly("--deploy <time>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  "rephrase-within": {
+    name: "rephrase-within",
+    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
+    default: "60s",
+    parse: parseDuration,
+    cli: monitorOnly("--rephrase-within <length>"),
+    action: true,
+    config: true
+  },
+  similarity: {
+    name: "similarity",
+    description: "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
+    default: "auto",
+    parse: oneOf("auto", "lexical", "embeddings", "openai"),
+    cli: monitorOnly("--similarity <measure>"),
+    action: true,
+    config: true
+  },
+  "rephrase-similarity": {
+    name: "rephrase-similarity",
+    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
+    default: "",
+    parse: parseOptionalThreshold,
+    cli: monitorOnly("--rephrase-similarity <threshold>"),
+    action: true,
+    config: true
+  },
+  "embedding-model": {
+    name: "embedding-model",
+    description: "the embedding model monitor asks the endpoint for, with similarity openai",
+    default: "text-embedding-3-small",
+    parse: nonEmpty("a model"),
+    cli: monitorOnly("--embedding-model <name>"),
+    action: true,
+    config: true
+  },
+  "max-rephrase-rate": {
+    name: "max-rephrase-rate",
+    description: "the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.1",
+    parse: parseShare,
+    cli: monitorOnly("--max-rephrase-rate <share>"),
+    action: true,
+    config: true
+  },
+  "max-refusal-rate": {
+    name: "max-refusal-rate",
+    description: "the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.15",
+    parse: parseShare,
+    cli: monitorOnly("--max-refusal-rate <share>"),
+    action: true,
+    config: true
+  },
+  "monitor-issue-label": {
+    name: "monitor-issue-label",
+    description: "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
+    default: "rag-gate-monitor",
+    parse: parseLabel,
+    action: true,
+    config: true
+  }
+};
+var SETTING_ROWS = Object.values(SETTINGS);
+var SettingsError = class extends SettingError {
+  constructor(problems, describe3) {
+    super(problems.map(describe3).join("\n"));
+    this.problems = problems;
+  }
+  problems;
+};
+function resolveSettings(layers, describe3) {
+  const settings = {};
+  const origins = {};
+  const problems = [];
+  for (const name of Object.keys(SETTINGS)) {
+    const given = layers.map((layer) => layer.get(name)).find((value2) => value2 !== void 0);
+    const { text: text4, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: "default" } };
+    origins[name] = origin;
+    try {
+      settings[name] = SETTINGS[name].parse(text4);
+    } catch (error3) {
+      if (!(error3 instanceof SettingError)) throw error3;
+      problems.push({ setting: name, origin, message: error3.message });
+    }
+  }
+  if (problems.length > 0) throw new SettingsError(problems, describe3);
+  return { settings, origins };
+}
+
+// src/sources/parallel.ts
 var gradedHalf = (half, metric, pair2, config2) => half === "interval" ? GRADED_HALVES.interval(metric, pair2) : GRADED_HALVES.randomization(metric, pair2, config2);
 var DISTINCT_SAMPLE = 1e3;
 function distinctInSample(differences) {
@@ -75956,7 +77052,7 @@ var Helpers = class {
     await Promise.all(started.map((helper) => helper.close()));
   }
 };
-var PARALLEL_MIN_BYTES = 96 * 1024 * 1024;
+var PARALLEL_MIN_BYTES = THREADS_MIN_INPUT_MIB * 1024 * 1024;
 var RANGES_PER_THREAD = 8;
 var RANGE_MIN_BYTES = 4 * 1024 * 1024;
 function parallelMinBytes(forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MIN_BYTES) {
@@ -77039,1101 +78135,6 @@ init_entry_url();
 
 // src/core/compare/policy.ts
 init_entry_url();
-
-// src/core/catalog/settings.ts
-init_entry_url();
-
-// src/core/catalog/parse/floor.ts
-init_entry_url();
-function parseFloor(text4) {
-  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
-  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
-  const [, name = "", op, valueText = ""] = match;
-  const value2 = Number(valueText);
-  if (!Number.isFinite(value2)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  return { metric: floorMetric(name), op: op === "<=" ? "<=" : ">=", value: value2 };
-}
-function floorMetric(name) {
-  if (answerMetric(name) !== void 0) return name;
-  const score = isScoreMetric(name) ? scoreNameOf(name) : name;
-  try {
-    return parseRetrievalMetric(name).name;
-  } catch (error3) {
-    if (!(error3 instanceof MetricNameError) || scoreName(score) !== score) throw error3;
-    return scoreMetric(score);
-  }
-}
-
-// src/core/catalog/policy-order.ts
-init_entry_url();
-var higherIsTighter = (base, head) => head === base ? "same" : head > base ? "tighter" : "looser";
-var lowerIsTighter = (base, head) => head === base ? "same" : head < base ? "tighter" : "looser";
-function strictestLast(...values) {
-  return (base, head) => {
-    if (base === head) return "same";
-    const from = values.indexOf(base);
-    const to = values.indexOf(head);
-    if (from < 0 || to < 0) return "changed";
-    return to > from ? "tighter" : "looser";
-  };
-}
-var unordered = (base, head) => canonicalText(base) === canonicalText(head) ? "same" : "changed";
-function byContainment(headHoldsBase, baseHoldsHead) {
-  if (headHoldsBase && baseHoldsHead) return "same";
-  if (headHoldsBase) return "tighter";
-  return baseHoldsHead ? "looser" : "changed";
-}
-var moreIsTighter = (base, head) => byContainment(
-  [...base].every((item) => head.has(item)),
-  [...head].every((item) => base.has(item))
-);
-function floorsHeld(outer, inner) {
-  return outer.every(
-    (floor) => inner.some(
-      (other) => other.metric === floor.metric && other.op === floor.op && (floor.op === ">=" ? other.value >= floor.value : other.value <= floor.value)
-    )
-  );
-}
-var floorsOrder = (base, head) => byContainment(floorsHeld(base, head), floorsHeld(head, base));
-function canonicalText(value2) {
-  return JSON.stringify(canonical(value2)) ?? "undefined";
-}
-function canonical(value2) {
-  if (value2 instanceof Set) return [...value2].map(canonical).sort(byJson);
-  if (value2 instanceof Map) return [...value2].map(([key, item]) => [canonical(key), canonical(item)]).sort(byJson);
-  if (Array.isArray(value2)) return value2.map(canonical);
-  if (typeof value2 === "object" && value2 !== null) {
-    const entries = Object.entries(value2).filter(([, item]) => typeof item !== "function").sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-    return Object.fromEntries(entries.map(([key, item]) => [key, canonical(item)]));
-  }
-  return value2;
-}
-function byJson(a, b) {
-  const x = JSON.stringify(a);
-  const y = JSON.stringify(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-// src/core/catalog/log-fields.ts
-init_entry_url();
-var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
-
-// src/core/catalog/parse/time.ts
-init_entry_url();
-var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
-function parseDuration(text4) {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
-  const value2 = match === null ? Number.NaN : Number(match[1]) * UNIT_MS[match[2]];
-  if (!(value2 >= 1)) throw new SettingError(`"${text4}" is not a length of time such as 60s, 30m, 6h, 1d or 1w`);
-  return value2;
-}
-function parseTimestamp(value2) {
-  if (typeof value2 === "string") {
-    const utc = plainUtc(value2);
-    if (utc !== void 0) return utc;
-  }
-  if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
-  if (typeof value2 === "number") {
-    if (!Number.isFinite(value2) || value2 < 0) return void 0;
-    if (value2 < 1e11) return value2 * 1e3;
-    if (value2 < 1e14) return value2;
-    if (value2 < 1e17) return value2 / 1e3;
-    return value2 / 1e6;
-  }
-  if (typeof value2 !== "string") return void 0;
-  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
-  const ms = Date.parse(value2.trim().replace(" ", "T"));
-  return Number.isNaN(ms) ? void 0 : ms;
-}
-var digit = (text4, at) => text4.charCodeAt(at) - 48;
-var digits = (text4, at, count2) => {
-  let value2 = 0;
-  for (let i = at; i < at + count2; i++) {
-    const d = digit(text4, i);
-    if (!(d >= 0 && d <= 9)) return Number.NaN;
-    value2 = value2 * 10 + d;
-  }
-  return value2;
-};
-function plainUtc(text4) {
-  if (!(text4.length === 20 || text4.length === 24 && text4[19] === ".")) return void 0;
-  if (text4[4] !== "-" || text4[7] !== "-" || text4[10] !== "T" || text4[13] !== ":" || text4[16] !== ":" || text4[text4.length - 1] !== "Z") return void 0;
-  const year = digits(text4, 0, 4);
-  const month = digits(text4, 5, 2);
-  const day = digits(text4, 8, 2);
-  const hour = digits(text4, 11, 2);
-  const minute = digits(text4, 14, 2);
-  const second = digits(text4, 17, 2);
-  const ms = text4.length === 24 ? digits(text4, 20, 3) : 0;
-  if (!(year >= 1e3 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59 && ms >= 0)) return void 0;
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
-}
-
-// src/core/catalog/settings.ts
-function splitList(text4) {
-  return text4.split(",").map((item) => item.trim()).filter(Boolean);
-}
-function splitLines(text4) {
-  return text4.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
-}
-var MAX_CUTOFFS = 100;
-function parseCutoffs(text4) {
-  const items = splitList(text4);
-  if (items.length > MAX_CUTOFFS) throw new SettingError(`lists ${grouped(items.length)} cut-offs, more than the ${MAX_CUTOFFS} a run may ask for`);
-  const cutoffs = items.map(Number);
-  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
-  }
-  return [...new Set(cutoffs)].sort((a, b) => a - b);
-}
-function parseAlpha(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
-    throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseKappaFloor(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1)
-    throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseMinEffect(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
-  return value2;
-}
-function parseTolerance(text4) {
-  const trimmed = text4.trim();
-  const percent4 = trimmed.endsWith("%");
-  const value2 = Number(percent4 ? trimmed.slice(0, -1) : trimmed) / (percent4 ? 100 : 1);
-  if (trimmed === "" || trimmed === "%" || !Number.isFinite(value2) || value2 < 0)
-    throw new SettingError(`a tolerance must be a share such as 10% or 0.1, 0 or more, got "${text4}"`);
-  return value2;
-}
-function toleranceRow(gate, what) {
-  return {
-    name: `${gate}-tolerance`,
-    description: `the rise of ${what} the ${gate} gate tolerates, as a share of base (10% or 0.1): a significant rise up to it only warns, beyond it fails when fail-on names ${gate}`,
-    default: "10%",
-    parse: parseTolerance,
-    cli: compareOnly(`--${gate}-tolerance <share>`),
-    action: true,
-    config: true,
-    policy: lowerIsTighter
-  };
-}
-function parsePermutations(text4) {
-  const value2 = Number(text4);
-  if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
-  return value2;
-}
-var EXTRA_TESTS = ["t", "wilcoxon"];
-function parseExtraTests(text4) {
-  const tests = splitList(text4);
-  for (const test of tests)
-    if (!EXTRA_TESTS.includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
-  return new Set(tests);
-}
-function parseFailOn(text4) {
-  const gates = splitList(text4);
-  for (const gate of gates) {
-    if (isScoreGate(gate)) {
-      const name = scoreNameOf(gate);
-      if (scoreName(name) !== name) {
-        throw new SettingError(
-          `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`
-        );
-      }
-    } else if (!GATE_CATEGORIES.includes(gate))
-      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}, or score:NAME for a score in the results`);
-  }
-  return new Set(gates);
-}
-function parseGraded(text4) {
-  const graded = new Set(GRADED_ANSWER_METRICS);
-  return [...new Set(splitList(text4).map((name) => graded.has(name) ? name : parseRetrievalMetric(name).name))];
-}
-function parseFloors(text4) {
-  return splitLines(text4).map(parseFloor);
-}
-function parsePositiveNumber(text4) {
-  const value2 = Number(text4);
-  if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
-  return value2;
-}
-function parseOptionalPerMinute(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
-  return value2;
-}
-function parseWholeAtLeastOne(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1, got "${text4}"`);
-  return value2;
-}
-function parseOptionalPrNumber(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a pull request number, got "${text4}"`);
-  return value2;
-}
-function oneOf(...values) {
-  return (text4) => {
-    const value2 = text4.trim();
-    if (!values.includes(value2)) throw new SettingError(`must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${text4}"`);
-    return value2;
-  };
-}
-function nonEmpty(what) {
-  return (text4) => {
-    const value2 = text4.trim();
-    if (value2 === "") throw new SettingError(`must name ${what}`);
-    return value2;
-  };
-}
-function parseShare(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a share between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseCount(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
-  return value2;
-}
-function parseThreads(text4) {
-  if (text4.trim() === "auto") return "auto";
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1 || value2 > 256) {
-    throw new SettingError(`threads must be auto or a whole number from 1 to 256, got "${text4}"`);
-  }
-  return value2;
-}
-function parseRelevanceLevel(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
-    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
-  return value2;
-}
-function parseNdcgGains(text4) {
-  const gains = /* @__PURE__ */ new Map();
-  for (const item of splitList(text4)) {
-    const match = /^(\d+)\s*=\s*(\S+)$/.exec(item);
-    const grade2 = Number(match?.[1]);
-    const gain = Number(match?.[2]);
-    if (!match || !Number.isSafeInteger(grade2) || !Number.isFinite(gain)) {
-      throw new SettingError(`"${item}" is not grade=gain with a whole grade \u2265 0 and a number, as in 0=0,1=1,2=3,3=7`);
-    }
-    if (gains.has(grade2)) throw new SettingError(`grade ${grade2} has two gains`);
-    gains.set(grade2, gain);
-  }
-  return gains;
-}
-function parseHoldoutShare(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
-    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text4}"`);
-  return value2;
-}
-function parseBoolean(text4) {
-  const value2 = text4.trim().toLowerCase();
-  if (value2 === "true") return true;
-  if (value2 === "false") return false;
-  throw new SettingError(`must be true or false, got "${text4}"`);
-}
-function parseFieldMap(text4) {
-  const map5 = /* @__PURE__ */ new Map();
-  const ours = /* @__PURE__ */ new Set();
-  for (const item of splitLines(text4)) {
-    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
-    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as question=prompt`);
-    const [, canonical2 = "", yours = ""] = match;
-    if (!RECORD_FIELDS.includes(canonical2)) {
-      const hint = closestName(canonical2, RECORD_FIELDS);
-      throw new SettingError(`"${canonical2}" is not a field of the results format${hint === void 0 ? "" : `; did you mean "${hint}"?`}`);
-    }
-    if (ours.has(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
-    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
-    ours.add(canonical2);
-    map5.set(yours.trim(), canonical2);
-  }
-  return map5;
-}
-function parseLogFieldMap(text4) {
-  const map5 = /* @__PURE__ */ new Map();
-  for (const item of splitLines(text4)) {
-    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
-    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
-    const [, canonical2 = "", yours = ""] = match;
-    if (!LOG_FIELDS.includes(canonical2)) {
-      const hint = closestName(canonical2, LOG_FIELDS);
-      throw new SettingError(
-        `"${canonical2}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
-      );
-    }
-    if ([...map5.values()].includes(canonical2)) throw new SettingError(`"${canonical2}" is mapped twice`);
-    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical2}`);
-    map5.set(yours.trim(), canonical2);
-  }
-  return map5;
-}
-function parseDeploys(text4) {
-  return splitLines(text4).map((item) => {
-    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
-    if (at === void 0) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
-    return at;
-  });
-}
-function parseOptionalThreshold(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseLabel(text4) {
-  const label2 = text4.trim();
-  if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
-    throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
-  return label2;
-}
-function parseApprovals(text4) {
-  const items = splitList(text4);
-  for (const item of items) if (item !== "policy" && item !== "gold") throw new SettingError(`"${item}" cannot be approved; use policy, gold or both`);
-  return new Set(items);
-}
-function parseTraceUrl(text4) {
-  const template = text4.trim();
-  if (template === "") return void 0;
-  if (!/^https?:\/\/\S+$/i.test(template)) throw new SettingError(`must be an http(s) URL without spaces, got "${text4}"`);
-  if (!template.includes("{id}"))
-    throw new SettingError(`must hold {id} where the question's id goes, such as https://traces.example.com/runs/{id}; got "${text4}"`);
-  return template;
-}
-var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
-function parsePrice(text4) {
-  if (text4.trim() === "") return void 0;
-  const parts = text4.split("/").map((part) => part.trim());
-  const values = parts.map(Number);
-  if (parts.length !== 2 && parts.length !== 4 || parts.some((part, i) => part === "" || !Number.isFinite(values[i]) || values[i] < 0))
-    throw new SettingError(`"${text4}" is not a price such as 0.15/0.60 (input/output, dollars per million tokens) or 0.15/0.60/0.075/0.30 (and the batch's)`);
-  const [input2, output2, batchInput = input2 / 2, batchOutput = output2 / 2] = values;
-  return { input: input2, output: output2, batchInput, batchOutput };
-}
-function parseBatchWait(text4) {
-  const value2 = text4.trim();
-  if (/^\d+(\.\d+)?$/.test(value2)) return Number(value2) * 6e4;
-  return parseDuration(value2);
-}
-var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
-function parseCommentTag(text4) {
-  const tag = text4.trim();
-  if (!COMMENT_TAG.test(tag))
-    throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
-  return tag;
-}
-var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
-var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
-var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
-var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
-var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
-var judgeCommands = (flag2) => ({ flags: { judge: flag2, calibrate: flag2 } });
-var judgeAndMonitor = (flag2) => ({ flags: { judge: flag2, calibrate: flag2, monitor: flag2 } });
-var judgeOnly = (flag2) => ({ flags: { judge: flag2 } });
-var SETTINGS = {
-  config: {
-    name: "config",
-    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
-    default: "rag-gate.yml",
-    parse: nonEmpty("a file"),
-    cli: everywhere("--config <file>"),
-    action: true,
-    config: false
-  },
-  "comment-tag": {
-    name: "comment-tag",
-    description: "which gate this is, so several gates in one repository each keep their own: selects its section of the config file, and in the action keys its sticky comment, commit status and monitoring issue",
-    default: "default",
-    parse: parseCommentTag,
-    cli: everywhere("--comment-tag <tag>"),
-    action: true,
-    config: false
-  },
-  results: {
-    name: "results",
-    description: `path or glob of the head results (${RESULTS_FORMATS_READ}, one record per question); several files are shards of one run, merged, and an id in two shards is an error`,
-    default: "",
-    parse: optionalText,
-    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
-    action: true,
-    config: true
-  },
-  baseline: {
-    name: "baseline",
-    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
-    default: "",
-    parse: optionalText,
-    cli: compareOnly("--base <glob>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  golden: {
-    name: "golden",
-    description: "the golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): split divides its questions; a comparison reads the head's, where a base question no longer in it was removed on purpose and is left out, and one still in it but missing from the head results counts as failed",
-    default: "",
-    parse: optionalText,
-    cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  holdout: {
-    name: "holdout",
-    description: "the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)",
-    default: "",
-    parse: optionalText,
-    cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "holdout-share": {
-    name: "holdout-share",
-    description: "the share of the golden set split holds out, stratified by tag",
-    default: "0.3",
-    parse: parseHoldoutShare,
-    cli: { flags: { split: "--holdout <share>" } },
-    action: false,
-    config: true
-  },
-  "holdout-seed": {
-    name: "holdout-seed",
-    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
-    default: "rag-gate",
-    parse: nonEmpty("a seed"),
-    cli: { flags: { split: "--seed <seed>" } },
-    action: false,
-    config: true
-  },
-  "holdout-ledger": {
-    name: "holdout-ledger",
-    description: "the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read",
-    default: "rag-gate-holdout-ledger.jsonl",
-    parse: nonEmpty("a file"),
-    cli: { flags: { holdout: "--ledger <file>" } },
-    action: true,
-    config: true
-  },
-  "holdout-ledger-artifact": {
-    name: "holdout-ledger-artifact",
-    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
-    default: "rag-gate-holdout-ledger",
-    parse: nonEmpty("an artifact"),
-    action: true,
-    config: true
-  },
-  missing: {
-    name: "missing",
-    description: "what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)",
-    default: "fail",
-    parse: oneOf("fail", "exclude"),
-    cli: compareOnly("--missing <how>"),
-    action: true,
-    config: true,
-    policy: strictestLast("exclude", "fail")
-  },
-  "min-paired": {
-    name: "min-paired",
-    description: "the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)",
-    default: "30",
-    parse: parseCount,
-    cli: compareOnly("--min-paired <n>"),
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "min-coverage": {
-    name: "min-coverage",
-    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
-    default: "0.95",
-    parse: parseShare,
-    cli: compareOnly("--min-coverage <share>"),
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "allow-ungated": {
-    name: "allow-ungated",
-    description: "pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing",
-    default: "false",
-    parse: parseBoolean,
-    cli: compareOnly("--allow-ungated"),
-    action: true,
-    config: true,
-    policy: strictestLast(true, false)
-  },
-  threads: {
-    name: "threads",
-    description: "threads that read and score the base and head results at once, each large JSON Lines file split across them: auto (one per available core) or a number; 1 reads both on one thread",
-    default: "auto",
-    parse: parseThreads,
-    cli: compareOnly("--threads <n>"),
-    action: true,
-    config: true
-  },
-  k: {
-    name: "k",
-    description: "cut-offs for the @k metrics",
-    default: "1,3,5,10",
-    parse: parseCutoffs,
-    cli: scoring("--k <list>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "relevance-level": {
-    name: "relevance-level",
-    description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
-    default: "1",
-    parse: parseRelevanceLevel,
-    cli: everyCommand("--relevance-level <grade>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "ndcg-gains": {
-    name: "ndcg-gains",
-    description: "the gain of each grade in ndcg and ndcg@k, as grade=gain pairs such as 0=0,1=1,2=5 (trec_eval's ndcg.1=1,2=5); an unlisted grade gains its own value; empty: gain = grade",
-    default: "",
-    parse: parseNdcgGains,
-    cli: everyCommand("--ndcg-gains <list>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "retrieval-ok": {
-    name: "retrieval-ok",
-    description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
-    default: "hit@5",
-    parse: parseRetrievalOkRule,
-    cli: scoring("--retrieval-ok <rule>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  correct: {
-    name: "correct",
-    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T); under each, an answer that lacks or changes a number of the expected answer is wrong",
-    default: "contains",
-    parse: parseCorrectnessRule,
-    cli: scoring("--correct <rule>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  format: {
-    name: "format",
-    description: `the results files' format: auto (by extension and content, the default), or one of ${RESULTS_FORMATS.map((f) => f.name).join(", ")}`,
-    default: "auto",
-    parse: oneOf("auto", ...RESULTS_FORMATS.map((f) => f.name)),
-    cli: scoring("--format <name>"),
-    action: true,
-    config: true
-  },
-  fields: {
-    name: "fields",
-    description: "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
-    default: "",
-    parse: parseFieldMap,
-    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>", holdout: "--field <ours=yours>" }, repeatable: true },
-    action: true,
-    config: true
-  },
-  "context-match": {
-    name: "context-match",
-    description: "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
-    default: "exact",
-    parse: parseContextMatchRule,
-    cli: scoring("--context-match <rule>"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  alpha: {
-    name: "alpha",
-    description: "significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates",
-    default: "0.05",
-    parse: parseAlpha,
-    cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "fail-on": {
-    name: "fail-on",
-    description: `gates that fail the check on a significant drop (latency, tokens, cost: a significant rise beyond their tolerance), comma-separated from ${GATE_CATEGORIES.join(", ")}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
-    default: DEFAULT_FAIL_ON.join(","),
-    parse: parseFailOn,
-    cli: compareOnly("--fail-on <list>"),
-    action: true,
-    config: true,
-    policy: moreIsTighter
-  },
-  "min-effect": {
-    name: "min-effect",
-    description: "a significant drop smaller than this (absolute, e.g. 0.02) only warns",
-    default: "0",
-    parse: parseMinEffect,
-    cli: compareOnly("--min-effect <drop>"),
-    action: true,
-    config: true,
-    policy: lowerIsTighter
-  },
-  "latency-tolerance": toleranceRow("latency", "the geometric-mean latency"),
-  "tokens-tolerance": toleranceRow("tokens", "the mean tokens a question"),
-  "cost-tolerance": toleranceRow("cost", "the mean cost a question"),
-  floors: {
-    name: "floors",
-    description: "absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling; budgets such as latency_p95<=2500 or cost_per_question<=0.002)",
-    default: "",
-    parse: parseFloors,
-    cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
-    action: true,
-    config: true,
-    policy: floorsOrder
-  },
-  graded: {
-    name: "graded",
-    description: "graded metrics that get a paired randomization test, comma-separated",
-    default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
-    parse: parseGraded,
-    cli: { flags: { compare: "--graded <list>", holdout: "--graded <list>" } },
-    action: true,
-    config: true
-  },
-  permutations: {
-    name: "permutations",
-    description: "permutations per randomization test",
-    default: "10000",
-    parse: parsePermutations,
-    cli: compareOnly("--permutations <n>"),
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "mcnemar-small-sample": {
-    name: "mcnemar-small-sample",
-    description: "McNemar's test below 25 discordant pairs: exact (the two-sided exact binomial test) or mid-p (its mid-p version, less conservative); from 25 on \u03C7\xB2 with continuity correction decides either way",
-    default: "exact",
-    parse: oneOf("exact", "mid-p"),
-    cli: compareOnly("--mcnemar-small-sample <test>"),
-    action: true,
-    config: true,
-    policy: strictestLast("exact", "mid-p")
-  },
-  "extra-tests": {
-    name: "extra-tests",
-    description: "classical paired tests reported beside each graded metric's randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them",
-    default: "",
-    parse: parseExtraTests,
-    cli: compareOnly("--extra-tests <list>"),
-    action: true,
-    config: true
-  },
-  "judge-calibration": {
-    name: "judge-calibration",
-    description: "calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated",
-    default: "",
-    parse: splitLines,
-    cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "kappa-floor": {
-    name: "kappa-floor",
-    description: "lowest judge\u2013human Cohen's kappa at which judged metrics may gate",
-    default: String(KAPPA_FLOOR),
-    parse: parseKappaFloor,
-    cli: compareOnly("--kappa-floor <kappa>"),
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  "baseline-artifact": {
-    name: "baseline-artifact",
-    description: "name of the artifact that holds the base branch's results",
-    default: "rag-gate-results",
-    parse: nonEmpty("an artifact"),
-    action: true,
-    config: true,
-    policy: unordered
-  },
-  "baseline-max-age-days": {
-    name: "baseline-max-age-days",
-    description: "ignore base-branch runs older than this many days",
-    default: "30",
-    parse: parsePositiveNumber,
-    action: true,
-    config: true,
-    policy: higherIsTighter
-  },
-  history: {
-    name: "history",
-    description: "the base branch's run history (JSON). On push the action appends this run to the history in the newest baseline-artifact of the branch (or to this file when it exists) and writes it here, to upload with the results; on a pull request it reads this file when it exists, else the baseline artifact's file of the same name, for the comment's trend",
-    default: "rag-gate-history.json",
-    parse: nonEmpty("a file"),
-    action: true,
-    config: true
-  },
-  "on-missing-baseline": {
-    name: "on-missing-baseline",
-    description: "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
-    default: "pass",
-    parse: oneOf("pass", "fail"),
-    action: true,
-    config: true,
-    policy: strictestLast("pass", "fail")
-  },
-  "on-baseline-error": {
-    name: "on-baseline-error",
-    description: "what happens when the base branch's results exist but cannot be read (a missing actions: read permission, GitHub failing or not answering after the retries, an artifact that is not a valid zip or holds invalid results): fail fails the check naming the run, the artifact and the fix; pass warns and passes neutral",
-    default: "fail",
-    parse: oneOf("fail", "pass"),
-    action: true,
-    config: true,
-    policy: strictestLast("pass", "fail")
-  },
-  "api-timeout-seconds": {
-    name: "api-timeout-seconds",
-    description: "seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error",
-    default: "30",
-    parse: parsePositiveNumber,
-    action: true,
-    config: true
-  },
-  "github-token": {
-    name: "github-token",
-    description: "token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status",
-    default: "",
-    parse: (text4) => text4,
-    action: { runnerDefault: "${{ github.token }}" },
-    config: false
-  },
-  comment: {
-    name: "comment",
-    description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
-    default: "always",
-    parse: oneOf("always", "on-change", "never"),
-    action: true,
-    config: true
-  },
-  "trace-url": {
-    name: "trace-url",
-    description: "a link from each question the comment lists to its trace, with {id} where the question's id goes (URL-encoded), such as https://traces.example.com/runs/{id}; a record's own trace_url is linked instead where it has one",
-    default: "",
-    parse: parseTraceUrl,
-    cli: compareOnly("--trace-url <template>"),
-    action: true,
-    config: true
-  },
-  mode: {
-    name: "mode",
-    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue",
-    default: "gate",
-    parse: oneOf("gate", "advisory", "release", "monitor"),
-    action: true,
-    config: true,
-    policy: strictestLast("advisory", "gate")
-  },
-  "pr-number": {
-    name: "pr-number",
-    description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
-    default: "",
-    parse: parseOptionalPrNumber,
-    action: true,
-    config: false
-  },
-  "approve-label": {
-    name: "approve-label",
-    description: "the label that approves a pull request's changes to its own gate (settings that decide pass or fail, taken from the base branch's config file) when a user with write access applies it after the comment showed those changes",
-    default: "rag-gate: approve",
-    parse: parseLabel,
-    action: true,
-    config: false
-  },
-  "base-config": {
-    name: "base-config",
-    description: "the base branch's config file (e.g. from git show origin/main:rag-gate.yml): the settings that decide pass or fail are taken from it, and this run's own changes to them need --approve policy",
-    default: "",
-    parse: optionalText,
-    cli: compareOnly("--base-config <file>"),
-    action: false,
-    config: false
-  },
-  approve: {
-    name: "approve",
-    description: "with --base-config, approves this run's changes: policy (the settings, golden set and holdout file that decide pass or fail), gold (the gold of questions whose change moves a gated outcome), or both",
-    default: "",
-    parse: parseApprovals,
-    cli: compareOnly("--approve <what>"),
-    action: false,
-    config: false
-  },
-  judge: {
-    name: "judge",
-    description: "none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)",
-    default: "none",
-    parse: oneOf("none", "openai"),
-    action: true,
-    config: true
-  },
-  "judge-model": {
-    name: "judge-model",
-    description: "the judge's chat model",
-    default: "gpt-4o-mini",
-    parse: nonEmpty("a model"),
-    cli: judgeCommands("--model <name>"),
-    action: true,
-    config: true
-  },
-  "judge-base-url": {
-    name: "judge-base-url",
-    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
-    default: "",
-    parse: optionalText,
-    cli: judgeAndMonitor("--base-url <url>"),
-    action: true,
-    config: true
-  },
-  "judge-cache": {
-    name: "judge-cache",
-    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (judge and calibrate: --no-cache for none)",
-    default: ".rag-gate-cache",
-    parse: nonEmpty("a directory"),
-    cli: judgeAndMonitor("--cache <dir>"),
-    action: true,
-    config: true
-  },
-  "judge-rpm": {
-    name: "judge-rpm",
-    description: "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
-    default: "",
-    parse: parseOptionalPerMinute,
-    cli: judgeAndMonitor("--rpm <n>"),
-    action: true,
-    config: true
-  },
-  "judge-tpm": {
-    name: "judge-tpm",
-    description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
-    default: "",
-    parse: parseOptionalPerMinute,
-    cli: judgeAndMonitor("--tpm <n>"),
-    action: true,
-    config: true
-  },
-  "judge-concurrency": {
-    name: "judge-concurrency",
-    description: "the judge's HTTP requests in flight at once; throughput is at most this \xF7 the endpoint's latency (8 at 0.5 s \u2248 960 requests a minute)",
-    default: "8",
-    parse: parseWholeAtLeastOne,
-    cli: judgeAndMonitor("--concurrency <n>"),
-    action: true,
-    config: true
-  },
-  "judge-timeout-seconds": {
-    name: "judge-timeout-seconds",
-    description: "seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout",
-    default: "60",
-    parse: parsePositiveNumber,
-    cli: judgeAndMonitor("--timeout-seconds <s>"),
-    action: true,
-    config: true
-  },
-  "judge-max-attempts": {
-    name: "judge-max-attempts",
-    description: "attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up",
-    default: "4",
-    parse: parseWholeAtLeastOne,
-    cli: judgeAndMonitor("--max-attempts <n>"),
-    action: true,
-    config: true
-  },
-  "judge-mode": {
-    name: "judge-mode",
-    description: "sync sends each judge request as it goes; batch sends them all through the provider's Batch API (OpenAI's files and batches, half the price, no rate limits, results within 24 h) and collects them (CLI: --batch is --mode batch)",
-    default: "sync",
-    parse: oneOf("sync", "batch"),
-    cli: judgeOnly("--mode <mode>"),
-    action: true,
-    config: true
-  },
-  "judge-batch-fallback": {
-    name: "judge-batch-fallback",
-    description: "in batch mode, what happens to the requests a batch did not answer (failed, expired, cancelled): sync judges them with ordinary requests; none leaves their records unjudged, marked with judge_errors",
-    default: "sync",
-    parse: oneOf("sync", "none"),
-    cli: judgeOnly("--batch-fallback <how>"),
-    action: true,
-    config: true
-  },
-  "judge-batch-state": {
-    name: "judge-batch-state",
-    description: "in batch mode, the file that records the batch (its id, the input's hash, each request's custom_id), from which a later run collects it; empty means OUT.batch.json beside --out (the action: one file per results file under the judge cache's batches/ folder; set, a folder for them)",
-    default: "",
-    parse: optionalText,
-    cli: judgeOnly("--batch-state <file>"),
-    action: true,
-    config: true
-  },
-  "judge-batch-wait": {
-    name: "judge-batch-wait",
-    description: "in batch mode, how long a run waits for the batch to finish (30m, 2h, or minutes); 0 submits and exits, for a later run with the same state file to collect",
-    default: "30m",
-    parse: parseBatchWait,
-    cli: judgeOnly("--batch-wait <time>"),
-    action: true,
-    config: true
-  },
-  "judge-price": {
-    name: "judge-price",
-    description: "the judge model's price for the summary's cost, in dollars per million tokens: input/output (0.15/0.60; the batch price half of it) or with the batch's (0.15/0.60/0.075/0.30); empty means rag-gate's list of OpenAI's prices",
-    default: "",
-    parse: parsePrice,
-    cli: judgeOnly("--price <in/out>"),
-    action: true,
-    config: true
-  },
-  logs: {
-    name: "logs",
-    description: "production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)",
-    default: "",
-    parse: splitLines,
-    cli: { flags: { monitor: "--logs <files...>" }, repeatable: true },
-    action: true,
-    config: true
-  },
-  "log-fields": {
-    name: "log-fields",
-    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(", ")}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
-    default: "",
-    parse: parseLogFieldMap,
-    cli: { ...monitorOnly("--log-field <ours=yours>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  window: {
-    name: "window",
-    description: "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
-    default: "1d",
-    parse: parseDuration,
-    cli: monitorOnly("--window <length>"),
-    action: true,
-    config: true
-  },
-  deploys: {
-    name: "deploys",
-    description: "deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds",
-    default: "",
-    parse: parseDeploys,
-    cli: { ...monitorOnly("--deploy <time>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  "rephrase-within": {
-    name: "rephrase-within",
-    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
-    default: "60s",
-    parse: parseDuration,
-    cli: monitorOnly("--rephrase-within <length>"),
-    action: true,
-    config: true
-  },
-  similarity: {
-    name: "similarity",
-    description: "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
-    default: "auto",
-    parse: oneOf("auto", "lexical", "embeddings", "openai"),
-    cli: monitorOnly("--similarity <measure>"),
-    action: true,
-    config: true
-  },
-  "rephrase-similarity": {
-    name: "rephrase-similarity",
-    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
-    default: "",
-    parse: parseOptionalThreshold,
-    cli: monitorOnly("--rephrase-similarity <threshold>"),
-    action: true,
-    config: true
-  },
-  "embedding-model": {
-    name: "embedding-model",
-    description: "the embedding model monitor asks the endpoint for, with similarity openai",
-    default: "text-embedding-3-small",
-    parse: nonEmpty("a model"),
-    cli: monitorOnly("--embedding-model <name>"),
-    action: true,
-    config: true
-  },
-  "max-rephrase-rate": {
-    name: "max-rephrase-rate",
-    description: "the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
-    default: "0.1",
-    parse: parseShare,
-    cli: monitorOnly("--max-rephrase-rate <share>"),
-    action: true,
-    config: true
-  },
-  "max-refusal-rate": {
-    name: "max-refusal-rate",
-    description: "the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
-    default: "0.15",
-    parse: parseShare,
-    cli: monitorOnly("--max-refusal-rate <share>"),
-    action: true,
-    config: true
-  },
-  "monitor-issue-label": {
-    name: "monitor-issue-label",
-    description: "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
-    default: "rag-gate-monitor",
-    parse: parseLabel,
-    action: true,
-    config: true
-  }
-};
-var SETTING_ROWS = Object.values(SETTINGS);
-var SettingsError = class extends SettingError {
-  constructor(problems, describe3) {
-    super(problems.map(describe3).join("\n"));
-    this.problems = problems;
-  }
-  problems;
-};
-function resolveSettings(layers, describe3) {
-  const settings = {};
-  const origins = {};
-  const problems = [];
-  for (const name of Object.keys(SETTINGS)) {
-    const given = layers.map((layer) => layer.get(name)).find((value2) => value2 !== void 0);
-    const { text: text4, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: "default" } };
-    origins[name] = origin;
-    try {
-      settings[name] = SETTINGS[name].parse(text4);
-    } catch (error3) {
-      if (!(error3 instanceof SettingError)) throw error3;
-      problems.push({ setting: name, origin, message: error3.message });
-    }
-  }
-  if (problems.length > 0) throw new SettingsError(problems, describe3);
-  return { settings, origins };
-}
-
-// src/core/compare/policy.ts
 var POLICY_SETTINGS = Object.keys(SETTINGS).filter(
   (name) => SETTINGS[name].policy !== void 0
 );

@@ -16,6 +16,7 @@ import { parseRetrievalMetric } from '../core/catalog/retrieval-metrics.js';
 import { parseRetrievalOkRule } from '../core/catalog/parse/retrieval-ok.js';
 import type { EvalConfig } from '../core/scoring/score.js';
 import { InputError } from '../core/errors.js';
+import { THREADS_MIN_INPUT_MIB } from '../core/catalog/settings.js';
 import type { ReadProgress } from './lines.js';
 
 /**
@@ -277,7 +278,7 @@ export class Helpers {
  * runs): 70 MB of input 1.66 s on this thread alone against 1.74 s with a worker, 140 MB 2.56 against 2.44 s,
  * 280 MB 4.5 against 3.9 s.
  */
-const PARALLEL_MIN_BYTES = 96 * 1024 * 1024;
+const PARALLEL_MIN_BYTES = THREADS_MIN_INPUT_MIB * 1024 * 1024;
 
 /**
  * Ranges per thread of a large file. Threads take ranges from one queue, so the last range taken is the one the

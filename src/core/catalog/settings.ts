@@ -224,6 +224,12 @@ function parseCount(text: string): number {
   return value;
 }
 
+/**
+ * Input in all (base and head) from which `compare` reads on more than one thread: below it a worker, which loads
+ * the bundle again and reads with code not yet compiled, costs more than it saves (src/sources/parallel.ts).
+ */
+export const THREADS_MIN_INPUT_MIB = 96;
+
 /** `auto` (one thread per available core) or a whole number of threads, 1 to 256. */
 function parseThreads(text: string): number | 'auto' {
   if (text.trim() === 'auto') return 'auto';
@@ -552,8 +558,7 @@ export const SETTINGS = {
   },
   threads: {
     name: 'threads',
-    description:
-      'threads that read and score the base and head results at once, each large JSON Lines file split across them: auto (one per available core) or a number; 1 reads both on one thread',
+    description: `threads that read and score the base and head results at once, each JSON Lines file split across them, from ${THREADS_MIN_INPUT_MIB} MiB of input in all (below it a second thread costs more than it saves): auto (one per available core) or a number; 1 reads both on one thread`,
     default: 'auto',
     parse: parseThreads,
     cli: compareOnly('--threads <n>'),
