@@ -43,7 +43,7 @@ describe('stack traces from dist/ point into src/', () => {
     expect(ours.length).toBeGreaterThan(2);
     for (const { file } of ours) expect(file.startsWith(join(ROOT, 'src')) || file.startsWith(join(ROOT, 'node_modules'))).toBe(true);
     const entry = ours.find(({ file }) => file === join(ROOT, 'src/cli.ts'));
-    expect(entry && sourceLine(entry.file, entry.line)).toContain('process.stdout.write');
+    expect(entry && sourceLine(entry.file, entry.line)).toContain('stream.write(text)');
     expect(ours.some(({ file }) => file.startsWith(join(ROOT, 'src/frontends/cli/')))).toBe(true);
     expect(inDist(run.stderr)).toEqual([]);
   });
