@@ -84,7 +84,7 @@ export function gather(column: Float64Array, rows: Int32Array): Float64Array {
 /**
  * Where each of `ids` is in `other` (its row there, or −1), each list without repeats. Two runs of one golden set
  * usually list their questions in the same order: the rows where both lists agree are matched without hashing an
- * id (at 100,000 questions a map of ids costs a tenth of a second a lookup pass); the map holds only the rest.
+ * id (a map of 100,000 ids took about 0.1 s to build and look up); a map holds only the rest.
  */
 export function rowsIn(ids: readonly string[], other: readonly string[]): Int32Array {
   const rows = new Int32Array(ids.length).fill(-1);
