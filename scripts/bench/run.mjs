@@ -448,29 +448,33 @@ async function main() {
       trecCase('friendly', scale, qrels, run, 2 * TREC_DEPTH);
     }
   }
-  if (options.only.has('compare')) {
-    // The same files pinned to one core and on every core the machine has: what a runner with more cores gets.
+  /**
+   * Cases of a workload that reads a base and a head run: at each scale, pinned to one core and again on every
+   * core the machine has (what a runner with more cores gets).
+   */
+  const pairedRunCases = async (workload, questionsInFull, workloadScales, runsOf, toolOf) => {
     for (const [variant, pinned] of [
       ['realistic', pinningAvailable],
       ['unpinned', false],
     ]) {
-      for (const scale of scales) {
-        const questions = COMPARE_QUESTIONS / scale.divisor;
+      for (const scale of workloadScales) {
+        const questions = questionsInFull / scale.divisor;
         const [base, head] = await resultFiles(questions);
         cases.push({
-          workload: 'compare',
+          workload,
           variant,
           scale: scale.label,
           size: `${group(questions)} q`,
           unit: 'questions',
-          runs: runsFor(scale),
+          runs: runsOf(scale),
           bytes: statSync(base).size + statSync(head).size,
           countRecords: () => scanRecords([base], head),
-          tools: builds.map((build) => compareTool(base, head, build, pinned)),
+          tools: builds.map((build) => toolOf(base, head, build, pinned)),
         });
       }
     }
-  }
+  };
+  if (options.only.has('compare')) await pairedRunCases('compare', COMPARE_QUESTIONS, scales, runsFor, compareTool);
   if (options.only.has('monitor')) {
     for (const scale of scales) {
       const turns = MONITOR_TURNS / scale.divisor;
@@ -489,26 +493,14 @@ async function main() {
     }
   }
   if (options.only.has('action')) {
-    for (const [variant, pinned] of [
-      ['realistic', pinningAvailable],
-      ['unpinned', false],
-    ]) {
-      for (const scale of SCALES) {
-        const questions = ACTION_QUESTIONS / scale.divisor;
-        const [base, head] = await resultFiles(questions);
-        cases.push({
-          workload: 'action',
-          variant,
-          scale: scale.label,
-          size: `${group(questions)} q`,
-          unit: 'questions',
-          runs: options.runs ?? DEFAULT_RUNS.action,
-          bytes: statSync(base).size + statSync(head).size,
-          countRecords: () => scanRecords([base], head),
-          tools: builds.map((build) => actionTool(base, head, actionDefaults(join(ROOT, 'action.yml')), build, pinned)),
-        });
-      }
-    }
+    const defaults = actionDefaults(join(ROOT, 'action.yml'));
+    await pairedRunCases(
+      'action',
+      ACTION_QUESTIONS,
+      SCALES,
+      () => options.runs ?? DEFAULT_RUNS.action,
+      (base, head, build, pinned) => actionTool(base, head, defaults, build, pinned),
+    );
   }
 
   const reasonsAtStart = reasonsNotToWrite({ write: options.write, quick: options.quick, only: [...options.only], runs: options.runs, failed: false });
