@@ -49090,6 +49090,11 @@ function uniform53(random) {
   const low = random.nextUint32() >>> 6;
   return (high * 67108864 + low) / 9007199254740992;
 }
+function binomialAt(p) {
+  const flipped = p > 0.5;
+  const q = flipped ? 1 - p : p;
+  return { p, q, flipped, logQ: Math.log(q), log1mQ: Math.log1p(-q), odds: q / (1 - q) };
+}
 var BinomialSampler = class {
   constructor(random, maxTrials) {
     this.random = random;
@@ -49105,13 +49110,20 @@ var BinomialSampler = class {
   }
   /** One draw from Binomial(trials, p), for 0 < trials < maxTrials and 0 < p < 1. */
   draw(trials, p) {
-    if (trials === 0 || p === 0) return 0;
-    if (p === 1) return trials;
-    if (p > 0.5) return trials - this.draw(trials, 1 - p);
+    return this.drawAt(trials, binomialAt(p));
+  }
+  /** One draw from Binomial(trials, at.p), for 0 < trials < maxTrials. */
+  drawAt(trials, at) {
+    if (trials === 0 || at.p === 0) return 0;
+    if (at.p === 1) return trials;
+    const drawn = this.drawAtMostHalf(trials, at);
+    return at.flipped ? trials - drawn : drawn;
+  }
+  /** A draw at `at.q` (0 < q < ?) for trials > 0. */
+  drawAtMostHalf(trials, { q: p, logQ, log1mQ, odds }) {
     const random = this.random;
-    const odds = p / (1 - p);
     if (trials * p < MODE_SEARCH_FROM) {
-      const start = Math.exp(trials * Math.log1p(-p));
+      const start = Math.exp(trials * log1mQ);
       for (; ; ) {
         let u = uniform53(random);
         let probability = start;
@@ -49123,9 +49135,7 @@ var BinomialSampler = class {
       }
     }
     const mode = Math.floor((trials + 1) * p);
-    const atMode = Math.exp(
-      this.logFactorial(trials) - this.logFactorial(mode) - this.logFactorial(trials - mode) + mode * Math.log(p) + (trials - mode) * Math.log1p(-p)
-    );
+    const atMode = Math.exp(this.logFactorial(trials) - this.logFactorial(mode) - this.logFactorial(trials - mode) + mode * logQ + (trials - mode) * log1mQ);
     for (; ; ) {
       let u = uniform53(random);
       if (u < atMode) return mode;
@@ -49151,16 +49161,23 @@ var BinomialSampler = class {
     }
   }
 };
-function drawMultinomial(binomial, trials, sizes, rest, out) {
+function multinomialChain(sizes, rest) {
   let units = rest;
   for (let j = 0; j < sizes.length; j++) units += sizes[j];
-  let left = trials;
+  const chain = [];
   for (let j = 0; j < sizes.length; j++) {
-    const size = sizes[j];
-    const count2 = left === 0 ? 0 : size === units ? left : binomial.draw(left, size / units);
+    chain.push(binomialAt(sizes[j] / units));
+    units -= sizes[j];
+  }
+  return chain;
+}
+function drawMultinomial(binomial, trials, chain, out) {
+  let left = trials;
+  for (let j = 0; j < chain.length; j++) {
+    const at = chain[j];
+    const count2 = left === 0 ? 0 : at.p === 1 ? left : binomial.drawAt(left, at);
     out[j] = count2;
     left -= count2;
-    units -= size;
   }
   return left;
 }
@@ -49204,10 +49221,11 @@ function resampleMeans(values, resamples, seed) {
   const rare = Float64Array.from(Array.prototype.filter.call(values, (v) => !countedSet.has(v)));
   const random = new Random(seed);
   const binomial = new BinomialSampler(random, n);
+  const chain = multinomialChain(sizes, rare.length);
   const counts = new Int32Array(sizes.length);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
-    const left = drawMultinomial(binomial, n, sizes, rare.length, counts);
+    const left = drawMultinomial(binomial, n, chain, counts);
     let sum = 0;
     for (let j = 0; j < sizes.length; j++) sum += counts[j] * countedValues[j];
     if (left > 0) sum += random.sumOfDraws(rare, left);

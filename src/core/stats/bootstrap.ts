@@ -1,4 +1,4 @@
-import { BinomialSampler, drawMultinomial } from './multinomial.js';
+import { BinomialSampler, drawMultinomial, multinomialChain } from './multinomial.js';
 import { DEFAULT_SEED, Random, type Seed } from './random.js';
 
 /** Default number of bootstrap resamples. */
@@ -81,10 +81,11 @@ export function resampleMeans(values: ArrayLike<number>, resamples: number, seed
   const rare = Float64Array.from(Array.prototype.filter.call(values, (v: number) => !countedSet.has(v)) as number[]);
   const random = new Random(seed);
   const binomial = new BinomialSampler(random, n);
+  const chain = multinomialChain(sizes, rare.length);
   const counts = new Int32Array(sizes.length);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
-    const left = drawMultinomial(binomial, n, sizes, rare.length, counts);
+    const left = drawMultinomial(binomial, n, chain, counts);
     let sum = 0;
     for (let j = 0; j < sizes.length; j++) sum += counts[j]! * countedValues[j]!;
     if (left > 0) sum += random.sumOfDraws(rare, left);

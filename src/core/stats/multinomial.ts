@@ -12,6 +12,27 @@ export function uniform53(random: Random): number {
 }
 
 /**
+ * A probability prepared for binomial draws: what every draw at it needs, computed once. A probability above ½ is
+ * drawn as the trials minus a draw of the failures at `q` = 1 − p; `q` is never above ½. A bootstrap draws the same
+ * probabilities in every resample (see {@link multinomialChain}), so its logarithms are not taken again for each one.
+ */
+export interface BinomialAt {
+  readonly p: number;
+  readonly q: number;
+  readonly flipped: boolean;
+  readonly logQ: number;
+  readonly log1mQ: number;
+  readonly odds: number;
+}
+
+/** `p` (0 ≤ p ≤ 1) prepared for {@link BinomialSampler.drawAt}. */
+export function binomialAt(p: number): BinomialAt {
+  const flipped = p > 0.5;
+  const q = flipped ? 1 - p : p;
+  return { p, q, flipped, logQ: Math.log(q), log1mQ: Math.log1p(-q), odds: q / (1 - q) };
+}
+
+/**
  * Binomial draws by inversion: a uniform u is compared with the cumulative probabilities of the outcomes taken in a
  * fixed order. Below {@link MODE_SEARCH_FROM} expected successes the order is 0, 1, 2, … (expected cost 1 +
  * trials·p steps); from it on, the mode first and then alternately below and above it (expected cost of the order
@@ -38,13 +59,22 @@ export class BinomialSampler {
 
   /** One draw from Binomial(trials, p), for 0 ≤ trials ≤ maxTrials and 0 ≤ p ≤ 1. */
   draw(trials: number, p: number): number {
-    if (trials === 0 || p === 0) return 0;
-    if (p === 1) return trials;
-    if (p > 0.5) return trials - this.draw(trials, 1 - p);
+    return this.drawAt(trials, binomialAt(p));
+  }
+
+  /** One draw from Binomial(trials, at.p), for 0 ≤ trials ≤ maxTrials. */
+  drawAt(trials: number, at: BinomialAt): number {
+    if (trials === 0 || at.p === 0) return 0;
+    if (at.p === 1) return trials;
+    const drawn = this.drawAtMostHalf(trials, at);
+    return at.flipped ? trials - drawn : drawn;
+  }
+
+  /** A draw at `at.q` (0 < q ≤ ½) for trials > 0. */
+  private drawAtMostHalf(trials: number, { q: p, logQ, log1mQ, odds }: BinomialAt): number {
     const random = this.random;
-    const odds = p / (1 - p);
     if (trials * p < MODE_SEARCH_FROM) {
-      const start = Math.exp(trials * Math.log1p(-p));
+      const start = Math.exp(trials * log1mQ);
       for (;;) {
         let u = uniform53(random);
         let probability = start;
@@ -56,9 +86,7 @@ export class BinomialSampler {
       }
     }
     const mode = Math.floor((trials + 1) * p);
-    const atMode = Math.exp(
-      this.logFactorial(trials) - this.logFactorial(mode) - this.logFactorial(trials - mode) + mode * Math.log(p) + (trials - mode) * Math.log1p(-p),
-    );
+    const atMode = Math.exp(this.logFactorial(trials) - this.logFactorial(mode) - this.logFactorial(trials - mode) + mode * logQ + (trials - mode) * log1mQ);
     for (;;) {
       let u = uniform53(random);
       if (u < atMode) return mode;
@@ -86,22 +114,35 @@ export class BinomialSampler {
 }
 
 /**
- * One draw of a multinomial: `trials` draws, each of one unit chosen uniformly among the units of some categories
- * (`sizes[j]` units in category j) and `rest` further units. `out[j]` becomes how many fell in category j; the
- * return value is how many fell on the rest. Drawn as a chain of binomials, each category given the trials the ones
- * before it left, with probability its units over the units not yet passed; so the counts have exactly the
- * distribution of `trials` uniform unit draws tallied by category.
+ * The binomials {@link drawMultinomial} draws for categories of `sizes[j]` units and `rest` further units: category
+ * j's probability is its units over the units not yet passed, the same in every draw of the chain.
  */
-export function drawMultinomial(binomial: BinomialSampler, trials: number, sizes: ArrayLike<number>, rest: number, out: Int32Array): number {
+export function multinomialChain(sizes: ArrayLike<number>, rest: number): BinomialAt[] {
   let units = rest;
   for (let j = 0; j < sizes.length; j++) units += sizes[j]!;
-  let left = trials;
+  const chain: BinomialAt[] = [];
   for (let j = 0; j < sizes.length; j++) {
-    const size = sizes[j]!;
-    const count = left === 0 ? 0 : size === units ? left : binomial.draw(left, size / units);
+    chain.push(binomialAt(sizes[j]! / units));
+    units -= sizes[j]!;
+  }
+  return chain;
+}
+
+/**
+ * One draw of a multinomial: `trials` draws, each of one unit chosen uniformly among the units of some categories
+ * and further units (the `chain` of their sizes, from {@link multinomialChain}). `out[j]` becomes how many fell in
+ * category j; the return value is how many fell on the further units. Drawn as a chain of binomials, each category
+ * given the trials the ones before it left, with probability its units over the units not yet passed; so the counts
+ * have exactly the distribution of `trials` uniform unit draws tallied by category.
+ */
+export function drawMultinomial(binomial: BinomialSampler, trials: number, chain: readonly BinomialAt[], out: Int32Array): number {
+  let left = trials;
+  for (let j = 0; j < chain.length; j++) {
+    const at = chain[j]!;
+    // A category of all the units not yet passed takes what is left.
+    const count = left === 0 ? 0 : at.p === 1 ? left : binomial.drawAt(left, at);
     out[j] = count;
     left -= count;
-    units -= size;
   }
   return left;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type BootstrapOptions, bootstrapMeanCIs, DEFAULT_RESAMPLES, resampleMeans } from '../../../src/core/stats/bootstrap.js';
-import { BinomialSampler, drawMultinomial } from '../../../src/core/stats/multinomial.js';
+import { BinomialSampler, drawMultinomial, multinomialChain } from '../../../src/core/stats/multinomial.js';
 import { pairValues } from '../../../src/core/stats/paired.js';
 import { Random } from '../../../src/core/stats/random.js';
 import { uniform32, uniform53 } from '../../helpers/uniform.js';
@@ -239,13 +239,14 @@ function chainMeans(counted: readonly (readonly [number, number])[], rare: reado
   const random = new Random(seed);
   const binomial = new BinomialSampler(random, units);
   const sizes = counted.map(([, size]) => size);
+  const chain = multinomialChain(sizes, rare.length);
   const counts = new Int32Array(sizes.length);
   const reject = 2 ** 32 % rare.length;
   let redrawn = 0;
   let atThreshold = 0;
   const means: number[] = [];
   for (let r = 0; r < resamples; r++) {
-    const left = drawMultinomial(binomial, units, sizes, rare.length, counts);
+    const left = drawMultinomial(binomial, units, chain, counts);
     let sum = counted.reduce((total, [value], j) => total + counts[j]! * value, 0);
     const words = Array.from({ length: left }, () => random.nextUint32());
     for (let word of words) {

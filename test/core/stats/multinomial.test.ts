@@ -2,7 +2,7 @@ import gammainc from '@stdlib/math-base-special-gammainc';
 import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
 import { describe, expect, it } from 'vitest';
 import { resampleMeans } from '../../../src/core/stats/bootstrap.js';
-import { BinomialSampler, drawMultinomial, uniform53 } from '../../../src/core/stats/multinomial.js';
+import { type BinomialAt, BinomialSampler, drawMultinomial, multinomialChain, uniform53 } from '../../../src/core/stats/multinomial.js';
 import { Random } from '../../../src/core/stats/random.js';
 
 // Every check below draws from fixed seeds, so it passes or fails the same way on every run; the bounds are set at a
@@ -223,8 +223,8 @@ describe('drawMultinomial', () => {
     const calls: [number, number][] = [];
     let next = 0;
     const binomial = {
-      draw: (trials: number, p: number) => {
-        calls.push([trials, p]);
+      drawAt: (trials: number, at: BinomialAt) => {
+        calls.push([trials, at.p]);
         return counts[next++]!;
       },
     } as unknown as BinomialSampler;
@@ -234,7 +234,7 @@ describe('drawMultinomial', () => {
   it('draws each category from the trials left, with its units over the units not yet passed', () => {
     const { binomial, calls } = recordingBinomial([40, 35, 20]);
     const out = new Int32Array(3);
-    expect(drawMultinomial(binomial, 100, [50, 30, 15], 5, out)).toBe(5);
+    expect(drawMultinomial(binomial, 100, multinomialChain([50, 30, 15], 5), out)).toBe(5);
     expect([...out]).toEqual([40, 35, 20]);
     expect(calls).toEqual([
       [100, 50 / 100],
@@ -246,13 +246,13 @@ describe('drawMultinomial', () => {
   it('gives the last category what is left when no rest follows it, and draws nothing once no trials are left', () => {
     const { binomial, calls } = recordingBinomial([7]);
     const out = new Int32Array(3).fill(-1);
-    expect(drawMultinomial(binomial, 10, [4, 6], 0, out)).toBe(0);
+    expect(drawMultinomial(binomial, 10, multinomialChain([4, 6], 0), out)).toBe(0);
     expect([...out.subarray(0, 2)]).toEqual([7, 3]);
     expect(calls).toEqual([[10, 4 / 10]]);
 
     const spent = recordingBinomial([5]);
     const counts = new Int32Array(3).fill(-1);
-    expect(drawMultinomial(spent.binomial, 5, [2, 3, 4], 1, counts)).toBe(0);
+    expect(drawMultinomial(spent.binomial, 5, multinomialChain([2, 3, 4], 1), counts)).toBe(0);
     expect([...counts]).toEqual([5, 0, 0]);
     expect(spent.calls).toEqual([[5, 2 / 10]]);
   });
@@ -263,11 +263,11 @@ describe('drawMultinomial (simulation)', () => {
     const sampler = new BinomialSampler(new Random('tally'), 100);
     const out = new Int32Array(3);
     for (let i = 0; i < 200; i++) {
-      const rest = drawMultinomial(sampler, 100, [50, 30, 15], 5, out);
+      const rest = drawMultinomial(sampler, 100, multinomialChain([50, 30, 15], 5), out);
       expect(out[0]! + out[1]! + out[2]! + rest).toBe(100);
     }
     // No rest: the last category takes what is left.
-    expect(drawMultinomial(sampler, 100, [60, 40], 0, out)).toBe(0);
+    expect(drawMultinomial(sampler, 100, multinomialChain([60, 40], 0), out)).toBe(0);
     expect(out[0]! + out[1]!).toBe(100);
   });
 });
