@@ -44556,7 +44556,6 @@ async function writeFileAtomic(file2, content) {
 // src/judge/calibration.ts
 init_entry_url();
 var import_node_crypto = require("node:crypto");
-var import_promises2 = require("node:fs/promises");
 
 // node_modules/p-limit/index.js
 init_entry_url();
@@ -44730,6 +44729,10 @@ function validateConcurrency(concurrency) {
     throw new TypeError("Expected `concurrency` to be a number from 1 and up");
   }
 }
+
+// src/sources/read-file.ts
+init_entry_url();
+var import_promises2 = require("node:fs/promises");
 
 // src/sources/read-problems.ts
 init_entry_url();
@@ -46339,6 +46342,33 @@ function utf8Text(file2, bytes) {
     problems.throwIfAny();
   }
   return bytes.toString("utf8", start);
+}
+
+// src/sources/read-file.ts
+async function readFileBytes(file2) {
+  try {
+    return await (0, import_promises2.readFile)(file2);
+  } catch (error2) {
+    throw readFailure(file2, error2);
+  }
+}
+async function readTextFile(file2) {
+  return utf8Text(file2, await readFileBytes(file2));
+}
+async function readJsonDocument(file2, schema, expected) {
+  let raw;
+  try {
+    raw = parseJsonUniqueKeys(await readTextFile(file2));
+  } catch (error2) {
+    if (error2 instanceof InputError) throw error2;
+    if (error2 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error2));
+    throw InputError.single({ file: file2, message: `not valid JSON (${error2 instanceof Error ? error2.message : String(error2)}); expected ${expected}` });
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue2) => ({ file: file2, field: formatFieldPath(issue2.path) || void 0, message: issue2.message })));
+  }
+  return parsed.data;
 }
 
 // src/core/compare/calibration.ts
@@ -58897,28 +58927,7 @@ async function relevanceFromQuestions(client, question, generated, member) {
 
 // src/judge/calibration.ts
 async function readCalibrationRecord(file2) {
-  let bytes;
-  try {
-    bytes = await (0, import_promises2.readFile)(file2);
-  } catch (error2) {
-    throw readFailure(file2, error2);
-  }
-  const text4 = utf8Text(file2, bytes);
-  let raw;
-  try {
-    raw = parseJsonUniqueKeys(text4);
-  } catch (error2) {
-    if (error2 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error2));
-    throw InputError.single({
-      file: file2,
-      message: `not valid JSON (${error2 instanceof Error ? error2.message : String(error2)}); expected a calibration record written by rag-gate calibrate`
-    });
-  }
-  const parsed = calibrationRecordSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.slice(0, 20).map((issue2) => ({ file: file2, field: formatFieldPath(issue2.path) || void 0, message: issue2.message })));
-  }
-  return parsed.data;
+  return readJsonDocument(file2, calibrationRecordSchema, "a calibration record written by rag-gate calibrate");
 }
 var SUPPORTED = "SUPPORTED";
 var NOT_SUPPORTED = "NOT_SUPPORTED";
@@ -58973,7 +58982,7 @@ async function calibrate(client, labels, options) {
     confusion[human] = {};
     for (const judge of labelValues) confusion[human][judge] = full?.confusion[human]?.[judge] ?? 0;
   }
-  const sha2563 = (0, import_node_crypto.createHash)("sha256").update(await (0, import_promises2.readFile)(options.labelsFile)).digest("hex");
+  const sha2563 = (0, import_node_crypto.createHash)("sha256").update(await readFileBytes(options.labelsFile)).digest("hex");
   failures.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const record2 = {
     model: client.model,
@@ -62755,7 +62764,7 @@ var EXIT = { ok: 0, gateFailed: 1, badInput: 2 };
 
 // src/frontends/cli/judge-command.ts
 init_entry_url();
-var import_promises9 = require("node:fs/promises");
+var import_promises8 = require("node:fs/promises");
 var import_node_path6 = require("node:path");
 
 // src/judge/client.ts
@@ -63892,7 +63901,7 @@ init_entry_url();
 
 // src/sources/results.ts
 init_entry_url();
-var import_promises7 = require("node:fs/promises");
+var import_promises6 = require("node:fs/promises");
 
 // src/sources/name-hints.ts
 init_entry_url();
@@ -66185,7 +66194,6 @@ async function* headerAndRows(file2, problems, records, delimiterOf) {
 
 // src/sources/formats/deepeval.ts
 init_entry_url();
-var import_promises6 = require("node:fs/promises");
 var METRIC_TYPE_TAG = /\s*\[(?:GEval|DAG|Arena GEval|Conversational GEval|ConversationalDAG)\]$/;
 function deepEvalMetricKey(name) {
   return name.replace(METRIC_TYPE_TAG, "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_").replace(/^_+|_+$/g, "");
@@ -66375,12 +66383,7 @@ function idSource(names) {
   return { from: "names" };
 }
 async function readDeepEvalRun(file2, problems) {
-  let bytes;
-  try {
-    bytes = await (0, import_promises6.readFile)(file2);
-  } catch (error2) {
-    throw readFailure(file2, error2);
-  }
+  const bytes = await readFileBytes(file2);
   let text4;
   try {
     text4 = utf8Text(file2, bytes);
@@ -66902,7 +66905,7 @@ function idInText(text4, idKeys) {
 async function fileHead(file2) {
   let handle2;
   try {
-    handle2 = await (0, import_promises7.open)(file2, "r");
+    handle2 = await (0, import_promises6.open)(file2, "r");
     const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
     const { bytesRead } = await handle2.read(buffer, 0, DETECT_HEAD_BYTES, 0);
     return new TextDecoder().decode(buffer.subarray(0, bytesRead));
@@ -67164,7 +67167,7 @@ async function judgeFile(client, options) {
 // src/judge/batch.ts
 init_entry_url();
 var import_node_crypto3 = require("node:crypto");
-var import_promises8 = require("node:fs/promises");
+var import_promises7 = require("node:fs/promises");
 var import_node_path5 = require("node:path");
 var CHAT_ENDPOINT = "/v1/chat/completions";
 var COMPLETION_WINDOW = "24h";
@@ -67216,7 +67219,7 @@ function customId(chat) {
 async function readState(file2) {
   let text4;
   try {
-    text4 = await (0, import_promises8.readFile)(file2, "utf8");
+    text4 = await (0, import_promises7.readFile)(file2, "utf8");
   } catch (error2) {
     if (error2.code === "ENOENT") return void 0;
     throw InputError.single({ file: file2, message: `cannot read the batch state: ${error2.message}` });
@@ -67282,7 +67285,7 @@ function fileLines(text4) {
   return lines;
 }
 async function judgeFileBatch(client, options, settings) {
-  const resultsSha256 = sha2562(await (0, import_promises8.readFile)(options.results).catch(() => Buffer.alloc(0)));
+  const resultsSha256 = sha2562(await (0, import_promises7.readFile)(options.results).catch(() => Buffer.alloc(0)));
   const { chats, readWarnings } = await plannedChats(options);
   const planned = /* @__PURE__ */ new Map();
   for (const chat of chats) planned.set(customId(chat), chat);
@@ -67372,7 +67375,7 @@ async function judgeFileBatch(client, options, settings) {
   }
   const report2 = await collect(client, batch, asked, planned, settings.fallback, resumed, cached2);
   const result = await judgeFile(client, options);
-  await (0, import_promises8.rm)(settings.state, { force: true });
+  await (0, import_promises7.rm)(settings.state, { force: true });
   return { kind: "collected", result, batch: report2 };
 }
 function emptyReport(fallback, cached2) {
@@ -67783,7 +67786,7 @@ async function checkOut(results, out) {
     throw InputError.single({ file: out, message: "is the results file itself; --out must name another file (the input is never modified)" });
   }
   const directory = (0, import_node_path6.dirname)((0, import_node_path6.resolve)(out));
-  const info = await (0, import_promises9.stat)(directory).catch(() => void 0);
+  const info = await (0, import_promises8.stat)(directory).catch(() => void 0);
   if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
 }
 function judgeCommand(context, setExitCode) {
@@ -70288,15 +70291,8 @@ function compareConfig(settings, calibrations, reported = "all") {
 
 // src/sources/golden.ts
 init_entry_url();
-var import_promises10 = require("node:fs/promises");
 async function readGoldenRecords(file2) {
-  let bytes;
-  try {
-    bytes = await (0, import_promises10.readFile)(file2);
-  } catch (error2) {
-    throw readFailure(file2, error2);
-  }
-  const text4 = utf8Text(file2, bytes);
+  const text4 = await readTextFile(file2);
   const problems = new ProblemCollector();
   const questions3 = [];
   const questionOf = (value2, line) => {
@@ -70360,7 +70356,7 @@ async function readGoldenQuestions(file2) {
 
 // src/sources/holdout-file.ts
 init_entry_url();
-var import_promises11 = require("node:fs/promises");
+var import_promises9 = require("node:fs/promises");
 var HOLDOUT_FORMAT = "rag-gate-holdout/1";
 var ids = external_exports.array(external_exports.string().min(1, "must not be empty"), { error: "must be a list of question ids" });
 var holdoutFileSchema = external_exports.object({
@@ -70382,32 +70378,12 @@ var holdoutFileSchema = external_exports.object({
   }
 });
 async function readHoldoutFile(file2) {
-  let bytes;
-  try {
-    bytes = await (0, import_promises11.readFile)(file2);
-  } catch (error2) {
-    throw readFailure(file2, error2);
-  }
-  let raw;
-  try {
-    raw = parseJsonUniqueKeys(utf8Text(file2, bytes));
-  } catch (error2) {
-    if (error2 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error2));
-    throw InputError.single({
-      file: file2,
-      message: `not valid JSON (${error2 instanceof Error ? error2.message : String(error2)}); expected a holdout file written by rag-gate split`
-    });
-  }
-  const parsed = holdoutFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.slice(0, 20).map((issue2) => ({ file: file2, field: formatFieldPath(issue2.path) || void 0, message: issue2.message })));
-  }
-  const { seed, rotation, share: share2, holdout, development } = parsed.data;
+  const { seed, rotation, share: share2, holdout, development } = await readJsonDocument(file2, holdoutFileSchema, "a holdout file written by rag-gate split");
   return { seed, rotation, share: share2, holdout, development };
 }
 async function holdoutFileExists(file2) {
   try {
-    await (0, import_promises11.stat)(file2);
+    await (0, import_promises9.stat)(file2);
     return true;
   } catch (error2) {
     if (error2.code === "ENOENT") return false;
@@ -70441,7 +70417,7 @@ var ledgerEntrySchema = external_exports.object({
 async function readLedger(file2) {
   let bytes;
   try {
-    bytes = await (0, import_promises11.readFile)(file2);
+    bytes = await (0, import_promises9.readFile)(file2);
   } catch (error2) {
     if (error2.code === "ENOENT") return [];
     throw readFailure(file2, error2);
@@ -77107,7 +77083,7 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 
 // src/sources/parallel.ts
 init_entry_url();
-var import_promises12 = require("node:fs/promises");
+var import_promises10 = require("node:fs/promises");
 var import_node_os = require("node:os");
 var import_node_worker_threads = require("node:worker_threads");
 var gradedHalf = (half, metric, pair2, config2) => half === "interval" ? GRADED_HALVES.interval(metric, pair2) : GRADED_HALVES.randomization(metric, pair2, config2);
@@ -77288,7 +77264,7 @@ function parallelMinBytes(forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MI
 function threadCount(setting) {
   return setting === void 0 || setting === "auto" ? (0, import_node_os.availableParallelism)() : setting;
 }
-var sizeOf = (file2) => (0, import_promises12.stat)(file2).then(
+var sizeOf = (file2) => (0, import_promises10.stat)(file2).then(
   (info) => info.size,
   () => 0
 );
@@ -78527,7 +78503,7 @@ init_entry_url();
 
 // src/sources/config-file.ts
 init_entry_url();
-var import_promises13 = require("node:fs/promises");
+var import_promises11 = require("node:fs/promises");
 var import_yaml2 = __toESM(require_dist(), 1);
 
 // src/sources/yaml-bounds.ts
@@ -78613,7 +78589,7 @@ var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_ex
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = options.content ?? await (0, import_promises13.readFile)(file2);
+    bytes = options.content ?? await (0, import_promises11.readFile)(file2);
   } catch (error2) {
     if (!options.required && error2.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error2);
@@ -78698,7 +78674,7 @@ async function readConfigFile(file2, options) {
 }
 async function baseConfigFile(file2) {
   try {
-    return { name: file2, content: await (0, import_promises13.readFile)(file2) };
+    return { name: file2, content: await (0, import_promises11.readFile)(file2) };
   } catch (error2) {
     throw readFailure(file2, error2);
   }
@@ -80659,7 +80635,7 @@ function holdoutCommand(context) {
 
 // src/frontends/cli/init-command.ts
 init_entry_url();
-var import_promises14 = require("node:fs/promises");
+var import_promises12 = require("node:fs/promises");
 var import_node_path10 = require("node:path");
 
 // src/pipeline/init.ts
@@ -81161,7 +81137,7 @@ function workflowLayout(request) {
 }
 
 // src/frontends/cli/init-command.ts
-var exists = (file2) => (0, import_promises14.access)(file2).then(
+var exists = (file2) => (0, import_promises12.access)(file2).then(
   () => true,
   () => false
 );
@@ -81202,12 +81178,12 @@ function initCommand(context) {
     const written2 = [];
     try {
       for (const file2 of plan.files) {
-        await (0, import_promises14.mkdir)((0, import_node_path10.dirname)(file2.path), { recursive: true });
+        await (0, import_promises12.mkdir)((0, import_node_path10.dirname)(file2.path), { recursive: true });
         await writeFileAtomic(file2.path, file2.text);
         written2.push(file2.path);
       }
     } catch (error2) {
-      await Promise.all(written2.filter((path) => !before[plan.files.findIndex((file2) => file2.path === path)]).map((path) => (0, import_promises14.rm)(path, { force: true })));
+      await Promise.all(written2.filter((path) => !before[plan.files.findIndex((file2) => file2.path === path)]).map((path) => (0, import_promises12.rm)(path, { force: true })));
       throw error2;
     }
     context.stdout(plan.text);
@@ -81245,7 +81221,7 @@ Wrote the chart to ${svgFile}
 
 // src/sources/history.ts
 init_entry_url();
-var import_promises15 = require("node:fs/promises");
+var import_promises13 = require("node:fs/promises");
 var finite = external_exports.number().refine(Number.isFinite, "must be a finite number");
 var metricSchema2 = external_exports.object({
   value: finite,
@@ -81266,7 +81242,7 @@ var historySchema = external_exports.object({
 async function readHistory(file2) {
   let text4;
   try {
-    text4 = await (0, import_promises15.readFile)(file2, "utf8");
+    text4 = await (0, import_promises13.readFile)(file2, "utf8");
   } catch (error2) {
     throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error2 instanceof Error ? error2.message : String(error2)}` });
   }
@@ -81836,7 +81812,7 @@ function renderMonitorMarkdown(report2, similarity, options = {}) {
 
 // src/sources/logs.ts
 init_entry_url();
-var import_promises16 = require("node:fs/promises");
+var import_promises14 = require("node:fs/promises");
 
 // src/core/monitor/log-record.ts
 init_entry_url();
@@ -82041,7 +82017,7 @@ async function readLogs(files, fieldMap2, pipeEmbeddingBytes = PIPE_EMBEDDING_BY
   let pipedBytes = 0;
   for (const [fileIndex, file2] of files.entries()) {
     rereadable.push(
-      await (0, import_promises16.stat)(file2).then(
+      await (0, import_promises14.stat)(file2).then(
         (status) => status.isFile(),
         () => true
       )

@@ -47019,7 +47019,7 @@ function getOctokit(token, options, ...additionalPlugins) {
 
 // src/frontends/github/run.ts
 init_entry_url();
-var import_promises21 = require("node:fs/promises");
+var import_promises19 = require("node:fs/promises");
 var import_node_os5 = require("node:os");
 var import_node_path14 = require("node:path");
 
@@ -63344,7 +63344,6 @@ function compareConfig(settings, calibrations, reported = "all") {
 
 // src/judge/calibration.ts
 init_entry_url();
-var import_promises = require("node:fs/promises");
 
 // node_modules/p-limit/index.js
 init_entry_url();
@@ -63518,6 +63517,10 @@ function validateConcurrency(concurrency) {
     throw new TypeError("Expected `concurrency` to be a number from 1 and up");
   }
 }
+
+// src/sources/read-file.ts
+init_entry_url();
+var import_promises = require("node:fs/promises");
 
 // src/sources/read-problems.ts
 init_entry_url();
@@ -65129,6 +65132,33 @@ function utf8Text(file2, bytes) {
   return bytes.toString("utf8", start);
 }
 
+// src/sources/read-file.ts
+async function readFileBytes(file2) {
+  try {
+    return await (0, import_promises.readFile)(file2);
+  } catch (error3) {
+    throw readFailure(file2, error3);
+  }
+}
+async function readTextFile(file2) {
+  return utf8Text(file2, await readFileBytes(file2));
+}
+async function readJsonDocument(file2, schema, expected) {
+  let raw;
+  try {
+    raw = parseJsonUniqueKeys(await readTextFile(file2));
+  } catch (error3) {
+    if (error3 instanceof InputError) throw error3;
+    if (error3 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error3));
+    throw InputError.single({ file: file2, message: `not valid JSON (${error3 instanceof Error ? error3.message : String(error3)}); expected ${expected}` });
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
+  }
+  return parsed.data;
+}
+
 // src/judge/metrics.ts
 init_entry_url();
 
@@ -65268,41 +65298,13 @@ async function relevanceFromQuestions(client, question, generated, member) {
 
 // src/judge/calibration.ts
 async function readCalibrationRecord(file2) {
-  let bytes;
-  try {
-    bytes = await (0, import_promises.readFile)(file2);
-  } catch (error3) {
-    throw readFailure(file2, error3);
-  }
-  const text4 = utf8Text(file2, bytes);
-  let raw;
-  try {
-    raw = parseJsonUniqueKeys(text4);
-  } catch (error3) {
-    if (error3 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error3));
-    throw InputError.single({
-      file: file2,
-      message: `not valid JSON (${error3 instanceof Error ? error3.message : String(error3)}); expected a calibration record written by rag-gate calibrate`
-    });
-  }
-  const parsed = calibrationRecordSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
-  }
-  return parsed.data;
+  return readJsonDocument(file2, calibrationRecordSchema, "a calibration record written by rag-gate calibrate");
 }
 
 // src/sources/golden.ts
 init_entry_url();
-var import_promises2 = require("node:fs/promises");
 async function readGoldenRecords(file2) {
-  let bytes;
-  try {
-    bytes = await (0, import_promises2.readFile)(file2);
-  } catch (error3) {
-    throw readFailure(file2, error3);
-  }
-  const text4 = utf8Text(file2, bytes);
+  const text4 = await readTextFile(file2);
   const problems = new ProblemCollector();
   const questions3 = [];
   const questionOf = (value2, line) => {
@@ -65366,19 +65368,19 @@ async function readGoldenQuestions(file2) {
 
 // src/sources/holdout-file.ts
 init_entry_url();
-var import_promises4 = require("node:fs/promises");
+var import_promises3 = require("node:fs/promises");
 
 // src/sources/write.ts
 init_entry_url();
-var import_promises3 = require("node:fs/promises");
+var import_promises2 = require("node:fs/promises");
 var import_node_path = require("node:path");
 async function writeFileAtomic(file2, content) {
   const temporary = (0, import_node_path.join)((0, import_node_path.dirname)(file2), `.${(0, import_node_path.basename)(file2)}.${process.pid}.tmp`);
   try {
-    await (0, import_promises3.writeFile)(temporary, content);
-    await (0, import_promises3.rename)(temporary, file2);
+    await (0, import_promises2.writeFile)(temporary, content);
+    await (0, import_promises2.rename)(temporary, file2);
   } catch (error3) {
-    await (0, import_promises3.rm)(temporary, { force: true });
+    await (0, import_promises2.rm)(temporary, { force: true });
     const code3 = error3.code;
     const reason2 = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error3);
     throw InputError.single({ file: file2, message: `cannot write: ${reason2}` });
@@ -65407,32 +65409,12 @@ var holdoutFileSchema = external_exports.object({
   }
 });
 async function readHoldoutFile(file2) {
-  let bytes;
-  try {
-    bytes = await (0, import_promises4.readFile)(file2);
-  } catch (error3) {
-    throw readFailure(file2, error3);
-  }
-  let raw;
-  try {
-    raw = parseJsonUniqueKeys(utf8Text(file2, bytes));
-  } catch (error3) {
-    if (error3 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error3));
-    throw InputError.single({
-      file: file2,
-      message: `not valid JSON (${error3 instanceof Error ? error3.message : String(error3)}); expected a holdout file written by rag-gate split`
-    });
-  }
-  const parsed = holdoutFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
-  }
-  const { seed, rotation, share, holdout, development } = parsed.data;
+  const { seed, rotation, share, holdout, development } = await readJsonDocument(file2, holdoutFileSchema, "a holdout file written by rag-gate split");
   return { seed, rotation, share, holdout, development };
 }
 async function holdoutFileExists(file2) {
   try {
-    await (0, import_promises4.stat)(file2);
+    await (0, import_promises3.stat)(file2);
     return true;
   } catch (error3) {
     if (error3.code === "ENOENT") return false;
@@ -65449,7 +65431,7 @@ var ledgerEntrySchema = external_exports.object({
 async function readLedger(file2) {
   let bytes;
   try {
-    bytes = await (0, import_promises4.readFile)(file2);
+    bytes = await (0, import_promises3.readFile)(file2);
   } catch (error3) {
     if (error3.code === "ENOENT") return [];
     throw readFailure(file2, error3);
@@ -65510,7 +65492,7 @@ function grownBytes(array2, length) {
 
 // src/sources/results.ts
 init_entry_url();
-var import_promises8 = require("node:fs/promises");
+var import_promises6 = require("node:fs/promises");
 
 // src/sources/name-hints.ts
 init_entry_url();
@@ -68148,12 +68130,12 @@ var parse6 = function(data, opts = {}) {
 
 // src/sources/lines.ts
 init_entry_url();
-var import_promises6 = require("node:fs/promises");
+var import_promises5 = require("node:fs/promises");
 var import_node_buffer2 = require("node:buffer");
 
 // src/sources/line-chunks.ts
 init_entry_url();
-var import_promises5 = require("node:fs/promises");
+var import_promises4 = require("node:fs/promises");
 var LINE_FEED2 = 10;
 var CHUNK_BYTES = 1 << 22;
 function startsWithByteOrderMark(bytes, end) {
@@ -68165,7 +68147,7 @@ function grown(buffer, used) {
   return larger;
 }
 async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES, range) {
-  const handle2 = await (0, import_promises5.open)(file2, "r");
+  const handle2 = await (0, import_promises4.open)(file2, "r");
   try {
     let buffer = Buffer.allocUnsafe(chunkBytes);
     let carried = 0;
@@ -68232,7 +68214,7 @@ async function* readLines(file2, problems, onProgress, range) {
 }
 var PLACES_READ_BYTES = 1 << 20;
 async function* readLinesAt(file2, places, problems) {
-  const handle2 = await (0, import_promises6.open)(file2, "r");
+  const handle2 = await (0, import_promises5.open)(file2, "r");
   try {
     let buffer = Buffer.allocUnsafe(PLACES_READ_BYTES);
     for (let first = 0; first < places.length; ) {
@@ -68463,7 +68445,6 @@ async function* headerAndRows(file2, problems, records, delimiterOf) {
 
 // src/sources/formats/deepeval.ts
 init_entry_url();
-var import_promises7 = require("node:fs/promises");
 var METRIC_TYPE_TAG = /\s*\[(?:GEval|DAG|Arena GEval|Conversational GEval|ConversationalDAG)\]$/;
 function deepEvalMetricKey(name) {
   return name.replace(METRIC_TYPE_TAG, "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_").replace(/^_+|_+$/g, "");
@@ -68653,12 +68634,7 @@ function idSource(names) {
   return { from: "names" };
 }
 async function readDeepEvalRun(file2, problems) {
-  let bytes;
-  try {
-    bytes = await (0, import_promises7.readFile)(file2);
-  } catch (error3) {
-    throw readFailure(file2, error3);
-  }
+  const bytes = await readFileBytes(file2);
   let text4;
   try {
     text4 = utf8Text(file2, bytes);
@@ -69180,7 +69156,7 @@ function idInText(text4, idKeys) {
 async function fileHead(file2) {
   let handle2;
   try {
-    handle2 = await (0, import_promises8.open)(file2, "r");
+    handle2 = await (0, import_promises6.open)(file2, "r");
     const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
     const { bytesRead } = await handle2.read(buffer, 0, DETECT_HEAD_BYTES, 0);
     return new TextDecoder().decode(buffer.subarray(0, bytesRead));
@@ -75803,7 +75779,7 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 
 // src/sources/parallel.ts
 init_entry_url();
-var import_promises9 = require("node:fs/promises");
+var import_promises7 = require("node:fs/promises");
 var import_node_os = require("node:os");
 var import_node_worker_threads = require("node:worker_threads");
 
@@ -77080,7 +77056,7 @@ function parallelMinBytes(forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MI
 function threadCount(setting) {
   return setting === void 0 || setting === "auto" ? (0, import_node_os.availableParallelism)() : setting;
 }
-var sizeOf = (file2) => (0, import_promises9.stat)(file2).then(
+var sizeOf = (file2) => (0, import_promises7.stat)(file2).then(
   (info2) => info2.size,
   () => 0
 );
@@ -79871,7 +79847,7 @@ init_entry_url();
 
 // src/sources/config-file.ts
 init_entry_url();
-var import_promises10 = require("node:fs/promises");
+var import_promises8 = require("node:fs/promises");
 var import_yaml2 = __toESM(require_dist2(), 1);
 
 // src/sources/yaml-bounds.ts
@@ -79957,7 +79933,7 @@ var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_ex
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = options.content ?? await (0, import_promises10.readFile)(file2);
+    bytes = options.content ?? await (0, import_promises8.readFile)(file2);
   } catch (error3) {
     if (!options.required && error3.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error3);
@@ -80078,7 +80054,7 @@ function resolveOver(given, file2) {
 
 // src/frontends/github/baseline.ts
 init_entry_url();
-var import_promises11 = require("node:fs/promises");
+var import_promises9 = require("node:fs/promises");
 var import_node_path5 = require("node:path");
 
 // src/pipeline/baseline-words.ts
@@ -81028,7 +81004,7 @@ async function extractResults(zip, names, directory) {
   if (declared > MAX_INFLATED_BYTES) throw new UnpackError(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
   const named = results.filter((entry) => resultNames.includes((0, import_node_path5.basename)(entry.name)));
   const chosen = (named.length > 0 ? named : results).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  await (0, import_promises11.mkdir)(directory, { recursive: true });
+  await (0, import_promises9.mkdir)(directory, { recursive: true });
   const files = /* @__PURE__ */ new Map();
   for (const [index, entry] of chosen.entries()) {
     let content;
@@ -81038,7 +81014,7 @@ async function extractResults(zip, names, directory) {
       throw new UnpackError(errorMessage(error3));
     }
     const file2 = (0, import_node_path5.join)(directory, `${index}-${(0, import_node_path5.basename)(entry.name).replace(/[^\w.-]/g, "_")}`);
-    await (0, import_promises11.writeFile)(file2, content);
+    await (0, import_promises9.writeFile)(file2, content);
     files.set(file2, entry.name);
   }
   const held = all2.filter((entry) => !entry.name.endsWith("/")).map((entry) => entry.name);
@@ -81164,7 +81140,7 @@ async function findBaseline(runtime, settings, baselineOrigin, context3) {
 
 // src/frontends/github/gate.ts
 init_entry_url();
-var import_promises12 = require("node:fs/promises");
+var import_promises10 = require("node:fs/promises");
 var import_node_os2 = require("node:os");
 var import_node_path6 = require("node:path");
 
@@ -81425,8 +81401,8 @@ async function baseCopy(api, setting, file2, context3) {
   const content = await fileAtBase(api, repositoryPath(setting, file2, context3.workspace), context3.pullRequest);
   if (content === null) return null;
   const copy = (0, import_node_path6.join)(context3.directory, `${setting}-${(0, import_node_path6.basename)(file2)}`);
-  await (0, import_promises12.mkdir)(context3.directory, { recursive: true });
-  await (0, import_promises12.writeFile)(copy, content);
+  await (0, import_promises10.mkdir)(context3.directory, { recursive: true });
+  await (0, import_promises10.writeFile)(copy, content);
   return copy;
 }
 async function heldGate(runtime, api, given, head, pullRequest) {
@@ -81481,7 +81457,7 @@ async function heldGate(runtime, api, given, head, pullRequest) {
 
 // src/frontends/github/history.ts
 init_entry_url();
-var import_promises14 = require("node:fs/promises");
+var import_promises12 = require("node:fs/promises");
 var import_node_path8 = require("node:path");
 
 // src/pipeline/history.ts
@@ -81496,7 +81472,7 @@ function historyWrittenText(file2, runs, artifact) {
 
 // src/sources/history.ts
 init_entry_url();
-var import_promises13 = require("node:fs/promises");
+var import_promises11 = require("node:fs/promises");
 var finite = external_exports.number().refine(Number.isFinite, "must be a finite number");
 var metricSchema2 = external_exports.object({
   value: finite,
@@ -81517,7 +81493,7 @@ var historySchema = external_exports.object({
 async function readHistory(file2) {
   let text4;
   try {
-    text4 = await (0, import_promises13.readFile)(file2, "utf8");
+    text4 = await (0, import_promises11.readFile)(file2, "utf8");
   } catch (error3) {
     throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error3 instanceof Error ? error3.message : String(error3)}` });
   }
@@ -81673,7 +81649,7 @@ var LOOKBACK_DAYS = 400;
 var RUNS_SEARCHED2 = 10;
 var errorMessage4 = (error3) => error3 instanceof Error ? error3.message : String(error3);
 async function exists2(file2) {
-  return (0, import_promises14.access)(file2).then(
+  return (0, import_promises12.access)(file2).then(
     () => true,
     () => false
   );
@@ -81814,13 +81790,13 @@ function givenInputs(getInput2) {
 
 // src/frontends/github/judge.ts
 init_entry_url();
-var import_promises17 = require("node:fs/promises");
+var import_promises15 = require("node:fs/promises");
 var import_node_path11 = require("node:path");
 
 // src/judge/batch.ts
 init_entry_url();
 var import_node_crypto2 = require("node:crypto");
-var import_promises15 = require("node:fs/promises");
+var import_promises13 = require("node:fs/promises");
 var import_node_path9 = require("node:path");
 
 // src/judge/run.ts
@@ -82092,7 +82068,7 @@ function customId(chat) {
 async function readState(file2) {
   let text4;
   try {
-    text4 = await (0, import_promises15.readFile)(file2, "utf8");
+    text4 = await (0, import_promises13.readFile)(file2, "utf8");
   } catch (error3) {
     if (error3.code === "ENOENT") return void 0;
     throw InputError.single({ file: file2, message: `cannot read the batch state: ${error3.message}` });
@@ -82158,7 +82134,7 @@ function fileLines(text4) {
   return lines;
 }
 async function judgeFileBatch(client, options, settings) {
-  const resultsSha256 = sha2562(await (0, import_promises15.readFile)(options.results).catch(() => Buffer.alloc(0)));
+  const resultsSha256 = sha2562(await (0, import_promises13.readFile)(options.results).catch(() => Buffer.alloc(0)));
   const { chats, readWarnings } = await plannedChats(options);
   const planned = /* @__PURE__ */ new Map();
   for (const chat of chats) planned.set(customId(chat), chat);
@@ -82248,7 +82224,7 @@ async function judgeFileBatch(client, options, settings) {
   }
   const report2 = await collect(client, batch, asked, planned, settings.fallback, resumed, cached2);
   const result = await judgeFile(client, options);
-  await (0, import_promises15.rm)(settings.state, { force: true });
+  await (0, import_promises13.rm)(settings.state, { force: true });
   return { kind: "collected", result, batch: report2 };
 }
 function emptyReport(fallback, cached2) {
@@ -82329,7 +82305,7 @@ init_entry_url();
 // src/judge/cache.ts
 init_entry_url();
 var import_node_crypto3 = require("node:crypto");
-var import_promises16 = require("node:fs/promises");
+var import_promises14 = require("node:fs/promises");
 var import_node_path10 = require("node:path");
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
@@ -82350,7 +82326,7 @@ var JudgeCache = class {
   async get(key) {
     let text4;
     try {
-      text4 = await (0, import_promises16.readFile)(this.path(key), "utf8");
+      text4 = await (0, import_promises14.readFile)(this.path(key), "utf8");
     } catch {
       return void 0;
     }
@@ -82366,12 +82342,12 @@ var JudgeCache = class {
     const temporary = (0, import_node_path10.join)((0, import_node_path10.dirname)(file2), `.${key}.${(0, import_node_crypto3.randomUUID)()}.tmp`);
     const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value: value2 };
     try {
-      await (0, import_promises16.mkdir)((0, import_node_path10.dirname)(file2), { recursive: true });
-      await (0, import_promises16.writeFile)(temporary, `${JSON.stringify(entry)}
+      await (0, import_promises14.mkdir)((0, import_node_path10.dirname)(file2), { recursive: true });
+      await (0, import_promises14.writeFile)(temporary, `${JSON.stringify(entry)}
 `);
-      await (0, import_promises16.rename)(temporary, file2);
+      await (0, import_promises14.rename)(temporary, file2);
     } catch (error3) {
-      await (0, import_promises16.rm)(temporary, { force: true }).catch(() => void 0);
+      await (0, import_promises14.rm)(temporary, { force: true }).catch(() => void 0);
       this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error3 instanceof Error ? error3.message : String(error3)}); continuing without caching`;
     }
   }
@@ -83617,7 +83593,7 @@ var ActionJudge = class {
     const run3 = { results: file2, out, metrics: JUDGE_METRICS, overwrite: false };
     if (this.settings["judge-mode"] !== "batch") return judgeFile(this.client, run3);
     const folder = this.settings["judge-batch-state"] ?? (0, import_node_path11.join)(this.settings["judge-cache"], "batches");
-    await (0, import_promises17.mkdir)(folder, { recursive: true });
+    await (0, import_promises15.mkdir)(folder, { recursive: true });
     const outcome = await judgeFileBatch(this.client, run3, {
       state: (0, import_node_path11.join)(folder, stateName),
       waitMs: this.settings["judge-batch-wait"],
@@ -83637,7 +83613,7 @@ var ActionJudge = class {
    * JudgeRunError when more than 5% of a file's records could not be judged.
    */
   async judgeFiles(files, directory, side, log2) {
-    await (0, import_promises17.mkdir)(directory, { recursive: true });
+    await (0, import_promises15.mkdir)(directory, { recursive: true });
     const judged = [];
     for (const [index, file2] of files.entries()) {
       const out = (0, import_node_path11.join)(directory, `${index}-${(0, import_node_path11.basename)(file2)}`);
@@ -83670,7 +83646,7 @@ function runJudge(runtime, settings, reportDir) {
 
 // src/frontends/github/monitor.ts
 init_entry_url();
-var import_promises19 = require("node:fs/promises");
+var import_promises17 = require("node:fs/promises");
 var import_node_os3 = require("node:os");
 var import_node_path12 = require("node:path");
 
@@ -84171,7 +84147,7 @@ function renderMonitorMarkdown(report2, similarity, options = {}) {
 
 // src/sources/logs.ts
 init_entry_url();
-var import_promises18 = require("node:fs/promises");
+var import_promises16 = require("node:fs/promises");
 
 // src/core/monitor/log-record.ts
 init_entry_url();
@@ -84376,7 +84352,7 @@ async function readLogs(files, fieldMap, pipeEmbeddingBytes = PIPE_EMBEDDING_BYT
   let pipedBytes = 0;
   for (const [fileIndex, file2] of files.entries()) {
     rereadable.push(
-      await (0, import_promises18.stat)(file2).then(
+      await (0, import_promises16.stat)(file2).then(
         (status) => status.isFile(),
         () => true
       )
@@ -84635,7 +84611,7 @@ async function runMonitor(runtime, api, settings, origins, runUrl2) {
   const report2 = run3.report;
   const output2 = monitorOutput(run3, settings["embedding-model"]);
   const reportDir = (0, import_node_path12.join)(env.RUNNER_TEMP || (0, import_node_os3.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises19.mkdir)(reportDir, { recursive: true });
+  await (0, import_promises17.mkdir)(reportDir, { recursive: true });
   const jsonFile = (0, import_node_path12.join)(reportDir, "report.json");
   const markdownFile = (0, import_node_path12.join)(reportDir, "monitor.md");
   const markdown = output2.markdown({ runUrl: runUrl2 });
@@ -84665,7 +84641,7 @@ async function runMonitor(runtime, api, settings, origins, runUrl2) {
 
 // src/frontends/github/release.ts
 init_entry_url();
-var import_promises20 = require("node:fs/promises");
+var import_promises18 = require("node:fs/promises");
 var import_node_path13 = require("node:path");
 var import_node_os4 = require("node:os");
 
@@ -84749,8 +84725,8 @@ async function restoreLedger(runtime, api, settings) {
   } catch (error3) {
     throw fail(errorMessage6(error3));
   }
-  await (0, import_promises20.mkdir)((0, import_node_path13.dirname)(file2), { recursive: true });
-  await (0, import_promises20.writeFile)(file2, content);
+  await (0, import_promises18.mkdir)((0, import_node_path13.dirname)(file2), { recursive: true });
+  await (0, import_promises18.writeFile)(file2, content);
   runtime.info(`holdout ledger: the artifact ${name} of run ${artifact.runId ?? "unknown"} (${artifact.createdAt})`);
 }
 async function runRelease(runtime, api, settings, origins) {
@@ -84772,7 +84748,7 @@ async function runRelease(runtime, api, settings, origins) {
   });
   for (const warning2 of look.warnings) runtime.warning(warning2);
   const reportDir = (0, import_node_path13.join)(env.RUNNER_TEMP || (0, import_node_os4.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises20.mkdir)(reportDir, { recursive: true });
+  await (0, import_promises18.mkdir)(reportDir, { recursive: true });
   const jsonFile = (0, import_node_path13.join)(reportDir, "report.json");
   const markdownFile = (0, import_node_path13.join)(reportDir, "holdout.md");
   const report2 = holdoutReport(files, look);
@@ -84878,7 +84854,7 @@ ${settingsText(logged, head)}`);
 async function compareAndReport(runtime, settings, baselineOrigin, context3) {
   const { api, event, pullRequest, gate } = context3;
   const reportDir = (0, import_node_path14.join)(runtime.env.RUNNER_TEMP || (0, import_node_os5.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises21.mkdir)(reportDir, { recursive: true });
+  await (0, import_promises19.mkdir)(reportDir, { recursive: true });
   checkHistoryName(settings.history, context3.headInputs);
   const push = await pushHistory(runtime, api, settings, event, context3.repository);
   const config2 = await comparisonConfig(settings);

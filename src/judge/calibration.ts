@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { InputError } from '../core/errors.js';
-import { duplicateKeyProblem, formatFieldPath, readFailure } from '../sources/read-problems.js';
-import { DuplicateKeyError, parseJsonUniqueKeys } from '../sources/unique-keys.js';
-import { utf8Text } from '../sources/utf8.js';
+import { readFileBytes, readJsonDocument } from '../sources/read-file.js';
 import { type CalibrationRecord, calibrationRecordSchema } from '../core/compare/calibration.js';
 import { type Agreement, cohensKappa } from '../core/stats/kappa.js';
 import type { JudgeClient } from './client.js';
@@ -15,28 +11,7 @@ import { CLAIM_VERDICTS, CORRECTNESS_VERDICTS, PROMPT_VERSIONS, joinContexts } f
 
 /** Reads and checks a calibration record written by `calibrate`. */
 export async function readCalibrationRecord(file: string): Promise<CalibrationRecord> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw readFailure(file, error);
-  }
-  const text = utf8Text(file, bytes);
-  let raw: unknown;
-  try {
-    raw = parseJsonUniqueKeys(text);
-  } catch (error) {
-    if (error instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file, 1, error));
-    throw InputError.single({
-      file,
-      message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); expected a calibration record written by rag-gate calibrate`,
-    });
-  }
-  const parsed = calibrationRecordSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.slice(0, 20).map((issue) => ({ file, field: formatFieldPath(issue.path) || undefined, message: issue.message })));
-  }
-  return parsed.data;
+  return readJsonDocument(file, calibrationRecordSchema, 'a calibration record written by rag-gate calibrate');
 }
 
 export interface CalibrationFailure {
@@ -125,7 +100,7 @@ export async function calibrate(
     for (const judge of labelValues) confusion[human]![judge] = full?.confusion[human]?.[judge] ?? 0;
   }
   const sha256 = createHash('sha256')
-    .update(await readFile(options.labelsFile))
+    .update(await readFileBytes(options.labelsFile))
     .digest('hex');
   failures.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const record: CalibrationRecord = {

@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { InputError, ProblemCollector } from '../core/errors.js';
 import type { GoldenQuestion } from '../core/holdout/split.js';
-import { readFailure } from './read-problems.js';
-import { utf8Text } from './utf8.js';
+import { readTextFile } from './read-file.js';
 
 /** A golden question with the line it was read from (1 for every record of a JSON array). */
 interface LocatedQuestion extends GoldenQuestion {
@@ -15,13 +13,7 @@ interface LocatedQuestion extends GoldenQuestion {
  * string. Throws InputError naming each bad line.
  */
 async function readGoldenRecords(file: string): Promise<LocatedQuestion[]> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw readFailure(file, error);
-  }
-  const text = utf8Text(file, bytes);
+  const text = await readTextFile(file);
   const problems = new ProblemCollector();
   const questions: LocatedQuestion[] = [];
   const questionOf = (value: unknown, line: number) => {

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import type { Split, SplitSizes } from '../core/holdout/split.js';
 import type { LedgerEntry } from '../core/holdout/ledger.js';
-import { duplicateKeyProblem, formatFieldPath, readFailure } from './read-problems.js';
-import { DuplicateKeyError, parseJsonUniqueKeys } from './unique-keys.js';
+import { formatFieldPath, readFailure } from './read-problems.js';
+import { readJsonDocument } from './read-file.js';
 import { utf8Text } from './utf8.js';
 import { writeFileAtomic } from './write.js';
 
@@ -39,27 +39,7 @@ const holdoutFileSchema = z
   });
 
 export async function readHoldoutFile(file: string): Promise<Split> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw readFailure(file, error);
-  }
-  let raw: unknown;
-  try {
-    raw = parseJsonUniqueKeys(utf8Text(file, bytes));
-  } catch (error) {
-    if (error instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file, 1, error));
-    throw InputError.single({
-      file,
-      message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); expected a holdout file written by rag-gate split`,
-    });
-  }
-  const parsed = holdoutFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.slice(0, 20).map((issue) => ({ file, field: formatFieldPath(issue.path) || undefined, message: issue.message })));
-  }
-  const { seed, rotation, share, holdout, development } = parsed.data;
+  const { seed, rotation, share, holdout, development } = await readJsonDocument(file, holdoutFileSchema, 'a holdout file written by rag-gate split');
   return { seed, rotation, share, holdout, development };
 }
 

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { parse as parseJsonTree, type ValueNode } from '@humanwhocodes/momoa';
 import { z } from 'zod';
 import { InputError, type InputProblem, type ProblemCollector } from '../../core/errors.js';
-import { formatFieldPath, readFailure } from '../read-problems.js';
+import { formatFieldPath } from '../read-problems.js';
+import { readFileBytes } from '../read-file.js';
 import { DuplicateKeyError, parseJsonUniqueKeys } from '../unique-keys.js';
 import { utf8Text } from '../utf8.js';
 
@@ -291,12 +291,7 @@ function idSource(names: readonly unknown[]): DeepEvalIds {
 
 /** Reads a DeepEval test-run file; see `deepEvalRun`. Lines that are not UTF-8 are problems; a file that cannot be read throws an InputError. */
 export async function readDeepEvalRun(file: string, problems: ProblemCollector): Promise<DeepEvalRun> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw readFailure(file, error);
-  }
+  const bytes = await readFileBytes(file);
   let text: string;
   try {
     text = utf8Text(file, bytes);
