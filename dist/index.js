@@ -84403,18 +84403,24 @@ async function readLogs(files, fieldMap, pipeEmbeddingBytes = PIPE_EMBEDDING_BYT
     turns,
     location: (index) => ({ file: files[fileOf[index]], line: lineOf[index] }),
     turnsAt: (indexes) => readTurnsAt(places, fieldMap, indexes, check3),
-    pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) => pairEmbeddings(places, piped ?? pipeEmbeddingBytes, (indexes) => readTurnsAt(places, fieldMap, indexes, check3), pairs, budgetBytes),
+    pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) => pairEmbeddings(
+      places,
+      piped === void 0 ? { overBytes: pipeEmbeddingBytes } : { kept: piped },
+      (indexes) => readTurnsAt(places, fieldMap, indexes, check3),
+      pairs,
+      budgetBytes
+    ),
     spansWithoutQuery: spans.withoutQuery
   };
 }
 async function* pairEmbeddings(places, piped, turnsAt, pairs, budgetBytes) {
   const reread = (index) => places.rereadable[places.file[index]];
-  if (typeof piped === "number") {
+  if ("overBytes" in piped) {
     const pair2 = pairs.find(({ first, next }) => !reread(first) || !reread(next));
     if (pair2 !== void 0)
       throw InputError.single({
         file: places.files[places.file[reread(pair2.first) ? pair2.next : pair2.first]],
-        message: `is not a regular file (a pipe?), so its turns cannot be read again, and their embeddings are more than ${Math.ceil(piped / (1 << 20))} MiB to keep: write the log to a file and monitor that, or set similarity to lexical`
+        message: `is not a regular file (a pipe?), so its turns cannot be read again, and their embeddings are more than ${Math.ceil(piped.overBytes / (1 << 20))} MiB to keep: write the log to a file and monitor that, or set similarity to lexical`
       });
   }
   const lines = /* @__PURE__ */ new Set();
@@ -84444,7 +84450,7 @@ async function* pairEmbeddings(places, piped, turnsAt, pairs, budgetBytes) {
     }
     const turns = await turnsAt(wanted);
     const embedding = (index) => {
-      const kept = reread(index) ? turns.get(index)?.embedding : piped.get(index);
+      const kept = reread(index) ? turns.get(index)?.embedding : "kept" in piped ? piped.kept.get(index) : void 0;
       if (kept === void 0) throw changed(places.files[places.file[index]]);
       return kept;
     };

@@ -275,28 +275,36 @@ export async function readLogs(files: readonly string[], fieldMap: LogFieldMap, 
     location: (index) => ({ file: files[fileOf[index]!]!, line: lineOf[index]! }),
     turnsAt: (indexes) => readTurnsAt(places, fieldMap, indexes, check),
     pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) =>
-      pairEmbeddings(places, piped ?? pipeEmbeddingBytes, (indexes) => readTurnsAt(places, fieldMap, indexes, check), pairs, budgetBytes),
+      pairEmbeddings(
+        places,
+        piped === undefined ? { overBytes: pipeEmbeddingBytes } : { kept: piped },
+        (indexes) => readTurnsAt(places, fieldMap, indexes, check),
+        pairs,
+        budgetBytes,
+      ),
     spansWithoutQuery: spans.withoutQuery,
   };
 }
 
+/** What the first read kept of piped turns' embeddings: all of them by turn, or none, once they passed `overBytes`. */
+type PipedEmbeddings = { readonly kept: ReadonlyMap<number, readonly number[]> } | { readonly overBytes: number };
+
 async function* pairEmbeddings(
   places: TurnPlaces,
-  /** The embeddings kept of piped turns, or how many bytes of them were too many to keep. */
-  piped: ReadonlyMap<number, readonly number[]> | number,
+  piped: PipedEmbeddings,
   turnsAt: (indexes: readonly number[]) => Promise<Map<number, Turn>>,
   pairs: readonly CandidatePair[],
   budgetBytes: number,
 ): AsyncGenerator<EmbeddingBatch> {
   const reread = (index: number) => places.rereadable[places.file[index]!]!;
-  if (typeof piped === 'number') {
+  if ('overBytes' in piped) {
     const pair = pairs.find(({ first, next }) => !reread(first) || !reread(next));
     if (pair !== undefined)
       throw InputError.single({
         file: places.files[places.file[reread(pair.first) ? pair.next : pair.first]!]!,
         message:
           `is not a regular file (a pipe?), so its turns cannot be read again, and their embeddings are more than ` +
-          `${Math.ceil(piped / (1 << 20))} MiB to keep: write the log to a file and monitor that, or set similarity to lexical`,
+          `${Math.ceil(piped.overBytes / (1 << 20))} MiB to keep: write the log to a file and monitor that, or set similarity to lexical`,
       });
   }
   const lines = new Set<number>();
@@ -328,7 +336,7 @@ async function* pairEmbeddings(
     }
     const turns = await turnsAt(wanted);
     const embedding = (index: number) => {
-      const kept = reread(index) ? turns.get(index)?.embedding : (piped as ReadonlyMap<number, readonly number[]>).get(index);
+      const kept = reread(index) ? turns.get(index)?.embedding : 'kept' in piped ? piped.kept.get(index) : undefined;
       if (kept === undefined) throw changed(places.files[places.file[index]!]!);
       return kept;
     };
