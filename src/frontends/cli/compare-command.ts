@@ -1,17 +1,15 @@
 import { Command } from 'commander';
-import { cliSettings } from '../../core/catalog/settings.js';
 import type { ChangeApproval } from '../../core/compare/types.js';
 import { SettingError } from '../../core/errors.js';
 import { comparisonConfig } from '../../pipeline/compare.js';
 import { resultFiles } from '../../pipeline/files.js';
 import { holdToBase, settingsUnder } from '../../pipeline/policy.js';
 import { compareReport, type HeldGate } from '../../pipeline/report.js';
-import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import { baseConfigFile } from '../../sources/config-file.js';
 import { writeFileAtomic } from '../../sources/write.js';
 import type { CommandContext } from './context.js';
 import { EXIT } from './exit.js';
-import { addSettingOptions, givenSettings } from './options.js';
+import { addSettingOptions, commandSettings } from './options.js';
 import { readingProgress } from './progress.js';
 
 /** An approval given on the command line, as `--approve policy` or `--approve gold` names its approver. */
@@ -23,13 +21,10 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
   return addSettingOptions(command, 'compare')
     .option('--json', 'print the report as one JSON object on stdout (the same object as the action’s report-json)')
     .option('--markdown <file>', 'write the PR comment body (Markdown) to this file')
-    .action(async (options: { json?: boolean; markdown?: string; printConfig?: boolean }) => {
-      const given = givenSettings(command, 'compare');
-      const own = await loadSettings(given);
-      if (options.printConfig) {
-        context.stdout(settingsText(cliSettings('compare'), own));
-        return;
-      }
+    .action(async (options: { json?: boolean; markdown?: string }) => {
+      const resolved = await commandSettings(command, 'compare', context);
+      if (resolved === undefined) return;
+      const { given, resolved: own } = resolved;
       const { settings, origins } = own;
       // With the base branch's config file, the run is held to it: its own loosenings wait for --approve policy,
       // and gold changes that move a gated outcome for --approve gold.

@@ -1,11 +1,9 @@
 import { Command } from 'commander';
-import { cliSettings } from '../../core/catalog/settings.js';
 import { SettingError } from '../../core/errors.js';
 import { evaluateFiles, evaluationConfig, evalReport } from '../../pipeline/compare.js';
 import { resultFiles } from '../../pipeline/files.js';
-import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import type { CommandContext } from './context.js';
-import { addSettingOptions, givenSettings } from './options.js';
+import { addSettingOptions, commandSettings } from './options.js';
 import { readingProgress } from './progress.js';
 
 export function evalCommand(context: CommandContext): Command {
@@ -14,13 +12,10 @@ export function evalCommand(context: CommandContext): Command {
   );
   return addSettingOptions(command, 'eval')
     .option('--json', 'print one JSON object on stdout instead of the report')
-    .action(async (options: { json?: boolean; printConfig?: boolean }) => {
-      const resolved = await loadSettings(givenSettings(command, 'eval'));
-      const { settings, origins } = resolved;
-      if (options.printConfig) {
-        context.stdout(settingsText(cliSettings('eval'), resolved));
-        return;
-      }
+    .action(async (options: { json?: boolean }) => {
+      const own = await commandSettings(command, 'eval', context);
+      if (own === undefined) return;
+      const { settings, origins } = own.resolved;
       if (settings.results === undefined)
         throw new SettingError('no results to score: give --results FILE (or a glob of shards), or results: in the config file');
       const files = await resultFiles(settings.results, 'results', origins.results);

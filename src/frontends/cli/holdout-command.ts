@@ -1,12 +1,10 @@
 import { Command } from 'commander';
-import { cliSettings } from '../../core/catalog/settings.js';
 import { SettingError } from '../../core/errors.js';
 import { evaluationConfig } from '../../pipeline/compare.js';
 import { resultFiles } from '../../pipeline/files.js';
 import { evaluateHoldoutFiles, holdoutReport } from '../../pipeline/holdout.js';
-import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import type { CommandContext } from './context.js';
-import { addSettingOptions, givenSettings } from './options.js';
+import { addSettingOptions, commandSettings } from './options.js';
 
 export function holdoutCommand(context: CommandContext): Command {
   const command = new Command('holdout').description(
@@ -16,13 +14,10 @@ export function holdoutCommand(context: CommandContext): Command {
     .option('--commit <sha>', 'the commit evaluated, for the ledger (default: $GITHUB_SHA); without one, every look counts as a look at another commit')
     .option('--by <who>', 'who or what looked, for the ledger (default: the workflow run, or $USER)')
     .option('--json', 'print one JSON object on stdout instead of the report')
-    .action(async (options: { json?: boolean; commit?: string; by?: string; printConfig?: boolean }) => {
-      const resolved = await loadSettings(givenSettings(command, 'holdout'));
-      const { settings, origins } = resolved;
-      if (options.printConfig) {
-        context.stdout(settingsText(cliSettings('holdout'), resolved));
-        return;
-      }
+    .action(async (options: { json?: boolean; commit?: string; by?: string }) => {
+      const own = await commandSettings(command, 'holdout', context);
+      if (own === undefined) return;
+      const { settings, origins } = own.resolved;
       if (settings.results === undefined)
         throw new SettingError('no results to evaluate: give --results FILE (or a glob of shards), or results: in the config file');
       if (settings.holdout === undefined)

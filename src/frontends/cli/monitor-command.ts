@@ -1,12 +1,10 @@
 import { Command, Option } from 'commander';
-import { cliSettings } from '../../core/catalog/settings.js';
 import { DEFAULT_SEED } from '../../core/stats/random.js';
 import { monitorLogs, monitorOutput, sampleRows, sampleWrittenText } from '../../pipeline/monitor.js';
-import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import { writeFileAtomic } from '../../sources/write.js';
 import type { CommandContext } from './context.js';
 import { EXIT } from './exit.js';
-import { argParser, addSettingOptions, givenSettings } from './options.js';
+import { argParser, addSettingOptions, commandSettings } from './options.js';
 import { SettingError } from '../../core/errors.js';
 
 const sampleSize = argParser((text: string) => {
@@ -24,13 +22,10 @@ function sampleCommand(context: CommandContext): Command {
     .addOption(new Option('--n <conversations>', 'conversations to draw').argParser(sampleSize).default(100))
     .addOption(new Option('--seed <seed>', 'the seed of the draw: the same logs and seed give the same sample').default(DEFAULT_SEED, DEFAULT_SEED))
     .requiredOption('--out <file>', 'the labelling file to write (JSON Lines, one row per user turn)')
-    .action(async (options: { n: number; seed: string; out: string; printConfig?: boolean }) => {
-      const resolved = await loadSettings(givenSettings(command, 'monitor'));
-      const { settings, origins } = resolved;
-      if (options.printConfig) {
-        context.stdout(settingsText(cliSettings('monitor'), resolved));
-        return;
-      }
+    .action(async (options: { n: number; seed: string; out: string }) => {
+      const own = await commandSettings(command, 'monitor', context);
+      if (own === undefined) return;
+      const { settings, origins } = own.resolved;
       const run = await monitorLogs(settings, origins, process.env);
       const rows = await sampleRows(run, options.n, options.seed);
       await writeFileAtomic(options.out, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
@@ -47,13 +42,10 @@ export function monitorCommand(context: CommandContext, setExitCode: (code: numb
   return addSettingOptions(command.enablePositionalOptions(), 'monitor')
     .option('--json', 'print one JSON object: each window with its rephraseRate and refusalRate (value, interval, counts), the tests, and the alerts')
     .addCommand(sampleCommand(context))
-    .action(async (options: { json?: boolean; printConfig?: boolean }) => {
-      const resolved = await loadSettings(givenSettings(command, 'monitor'));
-      const { settings, origins } = resolved;
-      if (options.printConfig) {
-        context.stdout(settingsText(cliSettings('monitor'), resolved));
-        return;
-      }
+    .action(async (options: { json?: boolean }) => {
+      const own = await commandSettings(command, 'monitor', context);
+      if (own === undefined) return;
+      const { settings, origins } = own.resolved;
       const run = await monitorLogs(settings, origins, process.env);
       const output = monitorOutput(run, settings['embedding-model']);
       context.stdout(options.json ? output.json : output.text);

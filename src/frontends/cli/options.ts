@@ -1,6 +1,8 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { cliSettings, SETTINGS, type SettingCommand, type SettingName, type SettingRow, type SettingText, splitList } from '../../core/catalog/settings.js';
 import { SettingError } from '../../core/errors.js';
+import { loadSettings, type ResolvedSettings, settingsText } from '../../pipeline/settings.js';
+import type { CommandContext } from './context.js';
 import { parseRetrievalMetric, type RetrievalMetric } from '../../core/catalog/retrieval-metrics.js';
 
 /** Turns a core parser into a commander argument parser, so a bad value is reported against its option. */
@@ -70,4 +72,20 @@ export function givenSettings(command: Command, name: SettingCommand): Map<Setti
     given.set(setting, { text: Array.isArray(value) ? value.join('\n') : String(value), origin: { kind: 'flag', flag: option.long ?? flag } });
   }
   return given;
+}
+
+/**
+ * A command's settings: its flags (`given`) over the config file over the defaults. With `--print-config` it prints
+ * them instead and returns undefined: the command has nothing more to do.
+ */
+export async function commandSettings(
+  command: Command,
+  name: SettingCommand,
+  context: CommandContext,
+): Promise<{ given: Map<SettingName, SettingText>; resolved: ResolvedSettings } | undefined> {
+  const given = givenSettings(command, name);
+  const resolved = await loadSettings(given);
+  if (command.opts<{ printConfig?: boolean }>().printConfig !== true) return { given, resolved };
+  context.stdout(settingsText(cliSettings(name), resolved));
+  return undefined;
 }

@@ -1,9 +1,7 @@
 import { Command } from 'commander';
-import { cliSettings } from '../../core/catalog/settings.js';
 import { splitGoldenSet, splitReport } from '../../pipeline/holdout.js';
-import { loadSettings, settingsText } from '../../pipeline/settings.js';
 import type { CommandContext } from './context.js';
-import { addSettingOptions, givenSettings } from './options.js';
+import { addSettingOptions, commandSettings } from './options.js';
 
 export function splitCommand(context: CommandContext): Command {
   const command = new Command('split').description(
@@ -12,13 +10,10 @@ export function splitCommand(context: CommandContext): Command {
   return addSettingOptions(command, 'split')
     .option('--rotate', 'draw a new holdout in place of the existing one (the next rotation): every question may change side')
     .option('--json', 'print the holdout file’s object on stdout: {"holdout": [ids], "development": [ids], "byTag": {…}, …}')
-    .action(async (options: { json?: boolean; rotate?: boolean; printConfig?: boolean }) => {
-      const resolved = await loadSettings(givenSettings(command, 'split'));
-      const { settings, origins } = resolved;
-      if (options.printConfig) {
-        context.stdout(settingsText(cliSettings('split'), resolved));
-        return;
-      }
+    .action(async (options: { json?: boolean; rotate?: boolean }) => {
+      const own = await commandSettings(command, 'split', context);
+      if (own === undefined) return;
+      const { settings, origins } = own.resolved;
       const report = splitReport(await splitGoldenSet(settings, origins, options.rotate === true));
       context.stdout(options.json ? report.json : report.text);
     });
