@@ -80425,9 +80425,9 @@ var byFlag = (given, what) => given ? { kind: "approved", by: { login: `--approv
 function compareCommand(context, setExitCode) {
   const command = new Command("compare").description("compare head results with base results question by question, and decide the gate");
   return addSettingOptions(command, "compare").option("--json", "print the report as one JSON object on stdout (the same object as the action\u2019s report-json)").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
-    const resolved = await commandSettings(command, "compare", context);
-    if (resolved === void 0) return;
-    const { given, resolved: own6 } = resolved;
+    const loaded = await commandSettings(command, "compare", context);
+    if (loaded === void 0) return;
+    const { given, resolved: own6 } = loaded;
     const { settings, origins } = own6;
     const base = settings["base-config"] === void 0 ? null : await holdToBase(given, own6, await baseConfigFile(settings["base-config"]));
     const approved = settings.approve.has("policy");
@@ -80474,9 +80474,9 @@ function evalCommand(context) {
     "score one run (a results file, or a glob of its shards): retrieval, generation, decomposition, judge agreement"
   );
   return addSettingOptions(command, "eval").option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
-    const own6 = await commandSettings(command, "eval", context);
-    if (own6 === void 0) return;
-    const { settings, origins } = own6.resolved;
+    const loaded = await commandSettings(command, "eval", context);
+    if (loaded === void 0) return;
+    const { settings, origins } = loaded.resolved;
     if (settings.results === void 0)
       throw new SettingError("no results to score: give --results FILE (or a glob of shards), or results: in the config file");
     const files = await resultFiles(settings.results, "results", origins.results);
@@ -80610,9 +80610,9 @@ function holdoutCommand(context) {
     "the release evaluation: the holdout questions against the development questions of the same run (the gap and its interval), recorded in the holdout ledger"
   );
   return addSettingOptions(command, "holdout").option("--commit <sha>", "the commit evaluated, for the ledger (default: $GITHUB_SHA); without one, every look counts as a look at another commit").option("--by <who>", "who or what looked, for the ledger (default: the workflow run, or $USER)").option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
-    const own6 = await commandSettings(command, "holdout", context);
-    if (own6 === void 0) return;
-    const { settings, origins } = own6.resolved;
+    const loaded = await commandSettings(command, "holdout", context);
+    if (loaded === void 0) return;
+    const { settings, origins } = loaded.resolved;
     if (settings.results === void 0)
       throw new SettingError("no results to evaluate: give --results FILE (or a glob of shards), or results: in the config file");
     if (settings.holdout === void 0)
@@ -82273,9 +82273,9 @@ function sampleCommand(context) {
     "draw whole conversations at random from the logs for the weekly human read, written as a labelling file (JSON Lines) whose filled rows can be promoted into the golden set"
   );
   return addSettingOptions(command, "monitor").addOption(new Option("--n <conversations>", "conversations to draw").argParser(sampleSize).default(100)).addOption(new Option("--seed <seed>", "the seed of the draw: the same logs and seed give the same sample").default(DEFAULT_SEED, DEFAULT_SEED)).requiredOption("--out <file>", "the labelling file to write (JSON Lines, one row per user turn)").action(async (options) => {
-    const own6 = await commandSettings(command, "monitor", context);
-    if (own6 === void 0) return;
-    const { settings, origins } = own6.resolved;
+    const loaded = await commandSettings(command, "monitor", context);
+    if (loaded === void 0) return;
+    const { settings, origins } = loaded.resolved;
     const run = await monitorLogs(settings, origins, process.env);
     const rows = await sampleRows(run, options.n, options.seed);
     await writeFileAtomic(options.out, rows.map((row) => JSON.stringify(row)).join("\n") + "\n");
@@ -82287,9 +82287,9 @@ function monitorCommand(context, setExitCode) {
     "production monitoring of conversation logs: the rephrase rate and the refusal rate per window, the current window tested against the one before, an alert (exit 1) on a significant rise above a ceiling"
   );
   return addSettingOptions(command.enablePositionalOptions(), "monitor").option("--json", "print one JSON object: each window with its rephraseRate and refusalRate (value, interval, counts), the tests, and the alerts").addCommand(sampleCommand(context)).action(async (options) => {
-    const own6 = await commandSettings(command, "monitor", context);
-    if (own6 === void 0) return;
-    const { settings, origins } = own6.resolved;
+    const loaded = await commandSettings(command, "monitor", context);
+    if (loaded === void 0) return;
+    const { settings, origins } = loaded.resolved;
     const run = await monitorLogs(settings, origins, process.env);
     const output2 = monitorOutput(run, settings["embedding-model"]);
     context.stdout(options.json ? output2.json : output2.text);
@@ -82304,9 +82304,9 @@ function splitCommand(context) {
     "hold back a share of the golden set for the release evaluation: a deterministic split by a keyed hash of the question ids, stratified by tag, written to the holdout file"
   );
   return addSettingOptions(command, "split").option("--rotate", "draw a new holdout in place of the existing one (the next rotation): every question may change side").option("--json", 'print the holdout file\u2019s object on stdout: {"holdout": [ids], "development": [ids], "byTag": {\u2026}, \u2026}').action(async (options) => {
-    const own6 = await commandSettings(command, "split", context);
-    if (own6 === void 0) return;
-    const { settings, origins } = own6.resolved;
+    const loaded = await commandSettings(command, "split", context);
+    if (loaded === void 0) return;
+    const { settings, origins } = loaded.resolved;
     const report2 = splitReport(await splitGoldenSet(settings, origins, options.rotate === true));
     context.stdout(options.json ? report2.json : report2.text);
   });

@@ -22,9 +22,9 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
     .option('--json', 'print the report as one JSON object on stdout (the same object as the action’s report-json)')
     .option('--markdown <file>', 'write the PR comment body (Markdown) to this file')
     .action(async (options: { json?: boolean; markdown?: string }) => {
-      const resolved = await commandSettings(command, 'compare', context);
-      if (resolved === undefined) return;
-      const { given, resolved: own } = resolved;
+      const loaded = await commandSettings(command, 'compare', context);
+      if (loaded === undefined) return;
+      const { given, resolved: own } = loaded;
       const { settings, origins } = own;
       // With the base branch's config file, the run is held to it: its own loosenings wait for --approve policy,
       // and gold changes that move a gated outcome for --approve gold.

@@ -13,9 +13,9 @@ export function evalCommand(context: CommandContext): Command {
   return addSettingOptions(command, 'eval')
     .option('--json', 'print one JSON object on stdout instead of the report')
     .action(async (options: { json?: boolean }) => {
-      const own = await commandSettings(command, 'eval', context);
-      if (own === undefined) return;
-      const { settings, origins } = own.resolved;
+      const loaded = await commandSettings(command, 'eval', context);
+      if (loaded === undefined) return;
+      const { settings, origins } = loaded.resolved;
       if (settings.results === undefined)
         throw new SettingError('no results to score: give --results FILE (or a glob of shards), or results: in the config file');
       const files = await resultFiles(settings.results, 'results', origins.results);

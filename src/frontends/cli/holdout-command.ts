@@ -15,9 +15,9 @@ export function holdoutCommand(context: CommandContext): Command {
     .option('--by <who>', 'who or what looked, for the ledger (default: the workflow run, or $USER)')
     .option('--json', 'print one JSON object on stdout instead of the report')
     .action(async (options: { json?: boolean; commit?: string; by?: string }) => {
-      const own = await commandSettings(command, 'holdout', context);
-      if (own === undefined) return;
-      const { settings, origins } = own.resolved;
+      const loaded = await commandSettings(command, 'holdout', context);
+      if (loaded === undefined) return;
+      const { settings, origins } = loaded.resolved;
       if (settings.results === undefined)
         throw new SettingError('no results to evaluate: give --results FILE (or a glob of shards), or results: in the config file');
       if (settings.holdout === undefined)

@@ -23,9 +23,9 @@ function sampleCommand(context: CommandContext): Command {
     .addOption(new Option('--seed <seed>', 'the seed of the draw: the same logs and seed give the same sample').default(DEFAULT_SEED, DEFAULT_SEED))
     .requiredOption('--out <file>', 'the labelling file to write (JSON Lines, one row per user turn)')
     .action(async (options: { n: number; seed: string; out: string }) => {
-      const own = await commandSettings(command, 'monitor', context);
-      if (own === undefined) return;
-      const { settings, origins } = own.resolved;
+      const loaded = await commandSettings(command, 'monitor', context);
+      if (loaded === undefined) return;
+      const { settings, origins } = loaded.resolved;
       const run = await monitorLogs(settings, origins, process.env);
       const rows = await sampleRows(run, options.n, options.seed);
       await writeFileAtomic(options.out, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
@@ -43,9 +43,9 @@ export function monitorCommand(context: CommandContext, setExitCode: (code: numb
     .option('--json', 'print one JSON object: each window with its rephraseRate and refusalRate (value, interval, counts), the tests, and the alerts')
     .addCommand(sampleCommand(context))
     .action(async (options: { json?: boolean }) => {
-      const own = await commandSettings(command, 'monitor', context);
-      if (own === undefined) return;
-      const { settings, origins } = own.resolved;
+      const loaded = await commandSettings(command, 'monitor', context);
+      if (loaded === undefined) return;
+      const { settings, origins } = loaded.resolved;
       const run = await monitorLogs(settings, origins, process.env);
       const output = monitorOutput(run, settings['embedding-model']);
       context.stdout(options.json ? output.json : output.text);

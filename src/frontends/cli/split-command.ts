@@ -11,9 +11,9 @@ export function splitCommand(context: CommandContext): Command {
     .option('--rotate', 'draw a new holdout in place of the existing one (the next rotation): every question may change side')
     .option('--json', 'print the holdout file’s object on stdout: {"holdout": [ids], "development": [ids], "byTag": {…}, …}')
     .action(async (options: { json?: boolean; rotate?: boolean }) => {
-      const own = await commandSettings(command, 'split', context);
-      if (own === undefined) return;
-      const { settings, origins } = own.resolved;
+      const loaded = await commandSettings(command, 'split', context);
+      if (loaded === undefined) return;
+      const { settings, origins } = loaded.resolved;
       const report = splitReport(await splitGoldenSet(settings, origins, options.rotate === true));
       context.stdout(options.json ? report.json : report.text);
     });
