@@ -343,3 +343,22 @@ describe('resampleMeans: the distribution of the plain index bootstrap', () => {
     ).toBeGreaterThan(bound);
   });
 });
+
+describe('resampleMeans pinned for a seed (a change here changes every published interval)', () => {
+  it('draws the chain as the build before it was prepared once did, on every path of the binomial draw', () => {
+    // Counted values: 0 (250 of 400 units: p above ½, drawn as failures, from the mode), 0.25 and −0.5 (from the
+    // mode), 1 (12 units: from 0); 48 rare values drawn unit by unit. The means are those of e0ab28a, which took each
+    // binomial's logarithms in every draw.
+    const rare = Array.from({ length: 48 }, (_, i) => Math.round(Math.sin(i + 1) * 1000) / 1000);
+    const sample = [
+      ...new Array<number>(250).fill(0),
+      ...new Array<number>(60).fill(0.25),
+      ...new Array<number>(30).fill(-0.5),
+      ...new Array<number>(12).fill(1),
+      ...rare,
+    ];
+    expect([...resampleMeans(sample, 8, 'pinned chain')]).toEqual([
+      0.0200575, 0.0197025, 0.043835, 0.07001, 0.0222675, 0.019330000000000003, 0.025135, 0.025912500000000005,
+    ]);
+  });
+});
