@@ -69088,10 +69088,6 @@ var BinomialSampler = class {
     if (Number.isNaN(value2)) this.logFactorials[k] = value2 = (0, import_math_base_special_gammaln.default)(k + 1);
     return value2;
   }
-  /** One draw from Binomial(trials, p), for 0 < trials < maxTrials and 0 < p < 1. */
-  draw(trials, p) {
-    return this.drawAt(trials, binomialAt(p));
-  }
   /** One draw from Binomial(trials, at.p), for 0 < trials < maxTrials. */
   drawAt(trials, at) {
     if (trials === 0 || at.p === 0) return 0;

@@ -57,11 +57,6 @@ export class BinomialSampler {
     return value;
   }
 
-  /** One draw from Binomial(trials, p), for 0 ≤ trials ≤ maxTrials and 0 ≤ p ≤ 1. */
-  draw(trials: number, p: number): number {
-    return this.drawAt(trials, binomialAt(p));
-  }
-
   /** One draw from Binomial(trials, at.p), for 0 ≤ trials ≤ maxTrials. */
   drawAt(trials: number, at: BinomialAt): number {
     if (trials === 0 || at.p === 0) return 0;

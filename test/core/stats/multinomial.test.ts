@@ -2,7 +2,7 @@ import gammainc from '@stdlib/math-base-special-gammainc';
 import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
 import { describe, expect, it } from 'vitest';
 import { resampleMeans } from '../../../src/core/stats/bootstrap.js';
-import { type BinomialAt, BinomialSampler, drawMultinomial, multinomialChain, uniform53 } from '../../../src/core/stats/multinomial.js';
+import { type BinomialAt, binomialAt, BinomialSampler, drawMultinomial, multinomialChain, uniform53 } from '../../../src/core/stats/multinomial.js';
 import { Random } from '../../../src/core/stats/random.js';
 
 // Every check below draws from fixed seeds, so it passes or fails the same way on every run; the bounds are set at a
@@ -61,7 +61,7 @@ describe('BinomialSampler', () => {
     const observed = new Array<number>(trials + 1).fill(0);
     let sum = 0;
     for (let i = 0; i < draws; i++) {
-      const k = sampler.draw(trials, p);
+      const k = sampler.drawAt(trials, binomialAt(p));
       expect(Number.isInteger(k) && k >= 0 && k <= trials).toBe(true);
       observed[k]!++;
       sum += k;
@@ -80,9 +80,9 @@ describe('BinomialSampler', () => {
 
   it('degenerate cases: no trials, p = 0, p = 1', () => {
     const sampler = new BinomialSampler(new Random('edges'), 10);
-    expect(sampler.draw(0, 0.3)).toBe(0);
-    expect(sampler.draw(10, 0)).toBe(0);
-    expect(sampler.draw(10, 1)).toBe(10);
+    expect(sampler.drawAt(0, binomialAt(0.3))).toBe(0);
+    expect(sampler.drawAt(10, binomialAt(0))).toBe(0);
+    expect(sampler.drawAt(10, binomialAt(1))).toBe(10);
   });
 });
 
@@ -155,7 +155,7 @@ describe('BinomialSampler: the outcome each uniform draws', () => {
       if (probability > 1e-9) {
         for (const at of [0.02, 0.5, 0.98]) {
           const stream = scripted(wordsFor(before + at * probability));
-          expect(new BinomialSampler(stream.random, trials).draw(trials, p)).toBe(k);
+          expect(new BinomialSampler(stream.random, trials).drawAt(trials, binomialAt(p))).toBe(k);
           expect(stream.taken()).toBe(2);
           checked++;
         }
@@ -167,8 +167,8 @@ describe('BinomialSampler: the outcome each uniform draws', () => {
 
   it('takes each interval as half-open: a uniform on the boundary draws the outcome after it', () => {
     // Binomial(1, ½) from 0: P(0) = (1 − ½)^1 = ½ exactly, so u = ½ is the boundary between 0 and 1.
-    expect(new BinomialSampler(scripted(wordsFor(0.5)).random, 1).draw(1, 0.5)).toBe(1);
-    expect(new BinomialSampler(scripted(wordsFor(0.5 - 2 ** -53)).random, 1).draw(1, 0.5)).toBe(0);
+    expect(new BinomialSampler(scripted(wordsFor(0.5)).random, 1).drawAt(1, binomialAt(0.5))).toBe(1);
+    expect(new BinomialSampler(scripted(wordsFor(0.5 - 2 ** -53)).random, 1).drawAt(1, binomialAt(0.5))).toBe(0);
   });
 
   it('goes on below the mode after the outcomes above it run out', () => {
@@ -176,7 +176,7 @@ describe('BinomialSampler: the outcome each uniform draws', () => {
     // the last 2^-33 of the uniforms.
     const trials = 33;
     const stream = scripted(wordsFor(1 - 2 ** -34));
-    expect(new BinomialSampler(stream.random, trials).draw(trials, 0.5)).toBe(0);
+    expect(new BinomialSampler(stream.random, trials).drawAt(trials, binomialAt(0.5))).toBe(0);
     expect(stream.taken()).toBe(2);
   });
 
@@ -187,8 +187,8 @@ describe('BinomialSampler: the outcome each uniform draws', () => {
       [400, 0.7],
     ] as const) {
       for (const u of [0.01, 0.3, 0.77, 0.999]) {
-        const above = new BinomialSampler(scripted(wordsFor(u)).random, trials).draw(trials, p);
-        const failures = new BinomialSampler(scripted(wordsFor(u)).random, trials).draw(trials, 1 - p);
+        const above = new BinomialSampler(scripted(wordsFor(u)).random, trials).drawAt(trials, binomialAt(p));
+        const failures = new BinomialSampler(scripted(wordsFor(u)).random, trials).drawAt(trials, binomialAt(1 - p));
         expect(above).toBe(trials - failures);
       }
     }
@@ -197,22 +197,22 @@ describe('BinomialSampler: the outcome each uniform draws', () => {
   it('takes no uniform when the outcome is certain', () => {
     const stream = scripted([]);
     const sampler = new BinomialSampler(stream.random, 10);
-    expect(sampler.draw(0, 0.3)).toBe(0);
-    expect(sampler.draw(10, 0)).toBe(0);
-    expect(sampler.draw(10, 1)).toBe(10);
+    expect(sampler.drawAt(0, binomialAt(0.3))).toBe(0);
+    expect(sampler.drawAt(10, binomialAt(0))).toBe(0);
+    expect(sampler.drawAt(10, binomialAt(1))).toBe(10);
     expect(stream.taken()).toBe(0);
   });
 
   it('draws from its kept log-factorials as a fresh sampler does: the same uniform gives the same outcome', () => {
     const words = [...wordsFor(0.25), ...wordsFor(0.25), ...wordsFor(0.9), ...wordsFor(0.9)];
     const sampler = new BinomialSampler(scripted(words).random, 1000);
-    const first = sampler.draw(1000, 0.3);
-    expect(sampler.draw(1000, 0.3)).toBe(first);
-    const later = sampler.draw(900, 0.3);
-    expect(sampler.draw(900, 0.3)).toBe(later);
+    const first = sampler.drawAt(1000, binomialAt(0.3));
+    expect(sampler.drawAt(1000, binomialAt(0.3))).toBe(first);
+    const later = sampler.drawAt(900, binomialAt(0.3));
+    expect(sampler.drawAt(900, binomialAt(0.3))).toBe(later);
     expect([first, later]).toEqual([
-      new BinomialSampler(scripted(wordsFor(0.25)).random, 1000).draw(1000, 0.3),
-      new BinomialSampler(scripted(wordsFor(0.9)).random, 900).draw(900, 0.3),
+      new BinomialSampler(scripted(wordsFor(0.25)).random, 1000).drawAt(1000, binomialAt(0.3)),
+      new BinomialSampler(scripted(wordsFor(0.9)).random, 900).drawAt(900, binomialAt(0.3)),
     ]);
   });
 });
