@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/cli.js';
@@ -44,6 +44,29 @@ describe('the config file on the command line', () => {
     expect(rows.get('k')).toEqual({ value: '1,3,5,10', from: 'default' });
     expect(rows.get('results')).toEqual({ value: '(none)', from: 'default' });
     expect(rows.has('github-token')).toBe(false);
+  });
+
+  it.each([
+    [['eval', '--results', 'absent.jsonl'], 'results'],
+    [['split', '--golden', 'absent.jsonl'], 'golden'],
+    [['holdout', '--results', 'absent.jsonl'], 'results'],
+    [['monitor', '--logs', 'absent.jsonl'], 'logs'],
+    [['monitor', 'sample', '--logs', 'absent.jsonl'], 'logs'],
+  ])("%j --print-config prints the command's settings and runs nothing", async (argv, setting) => {
+    const out = join(tempDir(), 'sample.jsonl');
+    const run = await runCli([...argv, ...(argv[1] === 'sample' ? ['--out', out] : []), '--print-config']);
+    // Had it run, each command would have failed on its missing file (exit 2), and sample written its file.
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(
+      run.stdout
+        .split('\n')[0]!
+        .trim()
+        .split(/\s{2,}/),
+    ).toEqual(['setting', 'value', 'from']);
+    const flag = argv.at(-2)!;
+    expect(run.stdout).toMatch(new RegExp(`^\\s*${setting}\\s{2,}absent\\.jsonl\\s{2,}${flag}$`, 'm'));
+    expect(existsSync(out)).toBe(false);
   });
 
   it('names the flag of a bad value and exits 2', async () => {
