@@ -82062,17 +82062,12 @@ async function readLogs(files, fieldMap2, pipeEmbeddingBytes = PIPE_EMBEDDING_BY
   };
   const turns = builder.build();
   const check3 = (index, turn) => turn.query === turns.query[index];
+  const turnsAt = (indexes) => readTurnsAt(places, fieldMap2, indexes, check3);
   return {
     turns,
     location: (index) => ({ file: files[fileOf[index]], line: lineOf[index] }),
-    turnsAt: (indexes) => readTurnsAt(places, fieldMap2, indexes, check3),
-    pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) => pairEmbeddings(
-      places,
-      piped === void 0 ? { overBytes: pipeEmbeddingBytes } : { kept: piped },
-      (indexes) => readTurnsAt(places, fieldMap2, indexes, check3),
-      pairs,
-      budgetBytes
-    ),
+    turnsAt,
+    pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) => pairEmbeddings(places, piped === void 0 ? { overBytes: pipeEmbeddingBytes } : { kept: piped }, turnsAt, pairs, budgetBytes),
     spansWithoutQuery: spans.withoutQuery
   };
 }

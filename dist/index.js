@@ -84395,17 +84395,12 @@ async function readLogs(files, fieldMap, pipeEmbeddingBytes = PIPE_EMBEDDING_BYT
   };
   const turns = builder.build();
   const check3 = (index, turn) => turn.query === turns.query[index];
+  const turnsAt = (indexes) => readTurnsAt(places, fieldMap, indexes, check3);
   return {
     turns,
     location: (index) => ({ file: files[fileOf[index]], line: lineOf[index] }),
-    turnsAt: (indexes) => readTurnsAt(places, fieldMap, indexes, check3),
-    pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) => pairEmbeddings(
-      places,
-      piped === void 0 ? { overBytes: pipeEmbeddingBytes } : { kept: piped },
-      (indexes) => readTurnsAt(places, fieldMap, indexes, check3),
-      pairs,
-      budgetBytes
-    ),
+    turnsAt,
+    pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) => pairEmbeddings(places, piped === void 0 ? { overBytes: pipeEmbeddingBytes } : { kept: piped }, turnsAt, pairs, budgetBytes),
     spansWithoutQuery: spans.withoutQuery
   };
 }

@@ -270,18 +270,13 @@ export async function readLogs(files: readonly string[], fieldMap: LogFieldMap, 
   };
   const turns = builder.build();
   const check = (index: number, turn: Turn) => turn.query === turns.query[index];
+  const turnsAt = (indexes: readonly number[]) => readTurnsAt(places, fieldMap, indexes, check);
   return {
     turns,
     location: (index) => ({ file: files[fileOf[index]!]!, line: lineOf[index]! }),
-    turnsAt: (indexes) => readTurnsAt(places, fieldMap, indexes, check),
+    turnsAt,
     pairEmbeddings: (pairs, budgetBytes = PAIR_READ_BYTES) =>
-      pairEmbeddings(
-        places,
-        piped === undefined ? { overBytes: pipeEmbeddingBytes } : { kept: piped },
-        (indexes) => readTurnsAt(places, fieldMap, indexes, check),
-        pairs,
-        budgetBytes,
-      ),
+      pairEmbeddings(places, piped === undefined ? { overBytes: pipeEmbeddingBytes } : { kept: piped }, turnsAt, pairs, budgetBytes),
     spansWithoutQuery: spans.withoutQuery,
   };
 }
